@@ -1,0 +1,144 @@
+#!/bin/sh
+# kernel-tree.sh: materialize and verify the pinned kernel, offline.
+#
+#   kernel-tree.sh            import (or verify) kernel-tree/, set the base
+#                             ref, create the build worktree out/tree
+#   KERNEL_TREE=~/linux KERNEL_BASE=v6.12.117 kernel-tree.sh
+#                             use the user's clone instead: only a linked
+#                             worktree and refs under refs/x86-copy-series/
+#                             are created there; branches, tags, HEAD and
+#                             the user's working tree are left alone
+#   kernel-tree.sh --record   import and record the result as the new
+#                             gitlink (a maintainer's re-pin)
+#
+# The import is deterministic: the tarball of $PIN_PACKAGE $PIN_VERSION,
+# checked against its sha256, becomes one commit with fixed identity, date
+# and message, so its id must equal the gitlink recorded for kernel-tree.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=${PIN_TARBALL_OVERRIDE:-$PIN_TARBALL}
+
+# The commit id the superproject pins (the gitlink of kernel-tree).
+pinned_commit() {
+	git -C "$TOP" ls-files -s kernel-tree 2>/dev/null | awk '$1 == "160000" { print $2 }'
+}
+
+check_package() {
+	have=$(dpkg-query -W -f '${Version}' "$PIN_PACKAGE" 2>/dev/null || true)
+	[ -n "$have" ] ||
+		die "package: $PIN_PACKAGE is not installed: run 'make deps' (or: apt-get install $PIN_PACKAGE=$PIN_VERSION)"
+	[ "$have" = "$PIN_VERSION" ] ||
+		die "package: $PIN_PACKAGE is version '$have', the pin is '$PIN_VERSION': run 'apt-get install $PIN_PACKAGE=$PIN_VERSION'"
+}
+
+check_tarball() {
+	[ -r "$TARBALL" ] || die "tarball: '$TARBALL' is missing or unreadable: reinstall $PIN_PACKAGE=$PIN_VERSION"
+	progress tarball "verifying sha256 of $TARBALL"
+	sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
+	[ "$sum" = "$PIN_SHA256" ] ||
+		die "tarball: sha256 of '$TARBALL' is $sum, expected $PIN_SHA256: not the pinned source; reinstall $PIN_PACKAGE=$PIN_VERSION"
+}
+
+# import DIR: extract the tarball and commit it in a new repository at DIR
+import_tarball() {
+	dir=$1
+	progress import "extracting $TARBALL"
+	mkdir -p "$dir"
+	xz -dc -T0 "$TARBALL" | tar -x --no-same-owner --strip-components=1 -C "$dir" ||
+		die "import: extracting '$TARBALL' failed (disk full? see the message above)"
+	progress import "committing $(find "$dir" -type f | wc -l) files"
+	git -C "$dir" init -q -b import
+	# Debian's top-level .gitignore ignores everything: force the add.
+	git -C "$dir" add -f -A .
+	GIT_AUTHOR_NAME=$PIN_IDENT_NAME GIT_AUTHOR_EMAIL=$PIN_IDENT_EMAIL \
+	GIT_AUTHOR_DATE=$PIN_DATE GIT_COMMITTER_NAME=$PIN_IDENT_NAME \
+	GIT_COMMITTER_EMAIL=$PIN_IDENT_EMAIL GIT_COMMITTER_DATE=$PIN_DATE \
+		git -C "$dir" commit -q --no-verify -m "Import $PIN_PACKAGE $PIN_VERSION
+
+Debian's $PIN_PACKAGE source ($TARBALL),
+sha256 $PIN_SHA256, imported as one commit by x86-copy-series."
+}
+
+import_pinned() {
+	repo=$TOP/kernel-tree
+	want=$(pinned_commit)
+	[ -n "$want" ] || [ "$RECORD" = 1 ] ||
+		die "pin: no gitlink for kernel-tree in $TOP: is this a checkout of x86-copy-series?"
+
+	if [ -e "$repo/.git" ]; then
+		have=$(git -C "$repo" rev-parse -q --verify "$want^{commit}" 2>/dev/null || true)
+		[ "$have" = "$want" ] ||
+			die "kernel-tree: $repo exists but lacks the pinned commit $want: move it away and rerun 'make kernel-tree'"
+		[ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ] ||
+			die "kernel-tree: $repo has local changes: kernel-tree is never edited by hand; commit or discard them (git -C kernel-tree status)"
+		progress kernel-tree "pinned commit $want present"
+	else
+		if [ -d "$repo" ] && [ -n "$(ls -A "$repo")" ]; then
+			die "kernel-tree: $repo is not empty and not a git repository: move it away and rerun"
+		fi
+		check_package
+		check_tarball
+		tmp=$OUT/.import.$$
+		rm -rf "$tmp"
+		mkdir -p "$OUT"
+		trap 'rm -rf "$tmp"' EXIT INT TERM
+		import_tarball "$tmp"
+		have=$(git -C "$tmp" rev-parse HEAD)
+		[ "$RECORD" = 1 ] && want=$have
+		[ "$have" = "$want" ] ||
+			die "import: the import gave commit $have, the pin is $want: different tarball or git object format; nothing was changed"
+		git -C "$tmp" tag "$PIN_TAG" "$have"
+		rmdir "$repo" 2>/dev/null || true
+		mv "$tmp" "$repo"
+		trap - EXIT INT TERM
+		progress import "kernel-tree is $have, tagged $PIN_TAG"
+	fi
+	git -C "$repo" update-ref "$REF_NS/base" "$want"
+	if [ "$RECORD" = 1 ]; then
+		git -C "$TOP" update-index --add --cacheinfo "160000,$want,kernel-tree"
+		progress pin "recorded gitlink kernel-tree = $want (commit it)"
+	fi
+}
+
+use_user_tree() {
+	repo=$KERNEL_TREE
+	git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 ||
+		die "kernel-tree: KERNEL_TREE='$repo' is not a git repository"
+	rev=${KERNEL_BASE:-v$PIN_KVER}
+	base=$(git -C "$repo" rev-parse -q --verify "$rev^{commit}" 2>/dev/null) ||
+		die "kernel-tree: '$rev' is not a commit in $repo: set KERNEL_BASE to the commit the series applies to"
+	git -C "$repo" update-ref "$REF_NS/base" "$base"
+	progress kernel-tree "using $repo, base $rev ($base)"
+}
+
+# The worktree where the series is applied and commits are built.
+ensure_worktree() {
+	base=$(base_commit)
+	if [ -e "$WORKTREE/.git" ]; then
+		common=$(cd "$WORKTREE" && cd "$(git rev-parse --git-common-dir)" && pwd -P)
+		mine=$(cd "$(kernel_repo)" && cd "$(git rev-parse --git-common-dir)" && pwd -P)
+		[ "$common" = "$mine" ] ||
+			die "worktree: $WORKTREE belongs to another repository ($common): remove it ('rm -rf $WORKTREE; git -C $(kernel_repo) worktree prune')"
+		return 0
+	fi
+	progress worktree "checking out $base into $WORKTREE"
+	kgit worktree prune
+	mkdir -p "$(dirname "$WORKTREE")"
+	kgit worktree add -q --detach "$WORKTREE" "$base" ||
+		die "worktree: could not create $WORKTREE (see above)"
+}
+
+RECORD=0
+case "${1:-}" in
+--record) RECORD=1 ;;	# maintainer: import and record a new pin
+"") ;;
+*) usage_die "kernel-tree.sh [--record]" ;;
+esac
+
+if [ -n "${KERNEL_TREE:-}" ]; then
+	use_user_tree
+else
+	import_pinned
+fi
+ensure_worktree

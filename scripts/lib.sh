@@ -1,0 +1,80 @@
+# Shared helpers for the x86-copy-series shell glue.  Source it; POSIX sh.
+#
+# Error format everywhere: "prog: step: what failed: why", on stderr,
+# exit 1 for failures, 2 for usage.
+
+LANG=C LC_ALL=C TZ=UTC
+export LANG LC_ALL TZ
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+PROG=${PROG:-$(basename "$0" .sh)}
+OUT=${OUT:-$TOP/out}
+# Every ref this toolkit writes in a kernel repository lives here, so a
+# user's own branches and tags are never touched.
+REF_NS=${REF_NS:-refs/x86-copy-series}
+
+# shellcheck source=pin.conf
+. "$TOP/scripts/pin.conf"
+
+# Our git calls must not depend on the user's configuration (autocrlf,
+# filters, hooks, signing) or they stop being deterministic.
+GIT_CONFIG_NOSYSTEM=1
+GIT_CONFIG_GLOBAL=/dev/null
+export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
+
+die() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+
+usage_die() {
+	printf '%s: usage: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+warn() {
+	printf '%s: warning: %s\n' "$PROG" "$*" >&2
+}
+
+T0=$(date +%s)
+# progress STEP MSG: what is going on now, with the elapsed time
+progress() {
+	printf '[%4ss] %s: %s\n' "$(( $(date +%s) - T0 ))" "$1" "$2" >&2
+}
+
+# The kernel repository the toolkit works on: the pinned submodule, or the
+# user's own clone (KERNEL_TREE=...), which is only ever used through a
+# linked worktree and refs under $REF_NS.
+kernel_repo() {
+	if [ -n "${KERNEL_TREE:-}" ]; then
+		printf '%s\n' "$KERNEL_TREE"
+	else
+		printf '%s\n' "$TOP/kernel-tree"
+	fi
+}
+
+# The worktree where patches are applied and commits are checked out for
+# building; never the user's own working tree.
+WORKTREE=${WORKTREE:-$OUT/tree}
+
+kgit() {
+	git -C "$(kernel_repo)" "$@"
+}
+
+wgit() {
+	git -C "$WORKTREE" "$@"
+}
+
+# The commit the series applies to.
+base_commit() {
+	kgit rev-parse --verify -q "$REF_NS/base^{commit}" ||
+		die "base: $REF_NS/base is not set in $(kernel_repo): run 'make kernel-tree' first"
+}
+
+# Fixed committer identity and date: re-applying gives the same commit ids.
+committer_env() {
+	GIT_COMMITTER_NAME=$PIN_IDENT_NAME
+	GIT_COMMITTER_EMAIL=$PIN_IDENT_EMAIL
+	GIT_COMMITTER_DATE=$PIN_DATE
+	export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE
+}
