@@ -1,0 +1,92 @@
+# x86-copy-series: carry one x86 patch series on a pinned kernel and prove
+# every commit of it.  `make help` lists the targets.
+#
+#   make          the main job: deps, kernel-tree, apply, build
+#   make test     the test suite (TAP, run by prove)
+
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := all
+
+OUT ?= $(CURDIR)/out
+export OUT
+# KERNEL_TREE=~/linux KERNEL_BASE=v6.12.117: use your own clone (through a
+# worktree and refs/x86-copy-series/*, never your branches)
+export KERNEL_TREE KERNEL_BASE
+
+CC = gcc
+CFLAGS = -O2 -g -Wall -Wextra -Werror -std=gnu11 -Ilib
+# SANITIZE=1 (the test suite's default): ASan and UBSan
+ifeq ($(SANITIZE),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+endif
+
+ifeq ($(V),1)
+Q =
+quiet = @:
+else
+Q = @
+quiet = @echo
+endif
+
+BIN = $(OUT)/bin
+TOOLS = $(BIN)/series-check
+
+.PHONY: all help deps kernel-tree apply build tools test check-c clean distclean
+
+all: deps kernel-tree apply build
+
+help:
+	@echo 'x86-copy-series targets:'
+	@echo '  all (default)  deps, kernel-tree, apply, build'
+	@echo '  deps           install the Debian packages (apt-get as root, else print the command)'
+	@echo '  kernel-tree    import/verify the pinned kernel offline, create the worktree out/tree'
+	@echo '  apply          b4 am + git am patches/ onto the base: refs/x86-copy-series/series'
+	@echo '  build          build the base and every series commit (O=out/build/<commit>, ccache)'
+	@echo '  tools          build the C tools into out/bin'
+	@echo '  test           run the test suite (prove tests/)'
+	@echo '  check-c        checkpatch.pl --no-tree -f on our own C'
+	@echo '  clean          remove out/bin and build results (keeps the worktree and ccache)'
+	@echo '  distclean      remove out/ and the worktree registration'
+	@echo 'variables: KERNEL_TREE=<your linux clone> KERNEL_BASE=<rev>, OUT=<dir>,'
+	@echo '           JOBS=<n>, V=1 (show commands), SANITIZE=1 (ASan+UBSan tools)'
+
+deps:
+	$(Q)sh scripts/deps.sh
+
+kernel-tree: deps
+	$(Q)sh scripts/kernel-tree.sh
+
+apply: tools
+	$(Q)sh scripts/apply.sh
+
+build:
+	$(Q)sh scripts/build.sh
+
+tools: $(TOOLS)
+
+# A flags file rewritten only when its content changes, so new flags
+# rebuild the tools and nothing else.
+$(OUT)/cflags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' >$@
+
+$(BIN)/series-check: tools/series-check.c lib/mbox.c lib/mbox.h $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ tools/series-check.c lib/mbox.c
+
+test:
+	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
+	$(Q)prove -f tests/
+
+check-c:
+	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f lib/*.[ch] tools/*.c
+
+clean:
+	rm -rf $(BIN) $(OUT)/cflags $(OUT)/build $(OUT)/apply
+
+distclean:
+	rm -rf $(OUT)
+	-git -C kernel-tree worktree prune 2>/dev/null
+
+FORCE:
