@@ -12,6 +12,8 @@ export OUT
 # KERNEL_TREE=~/linux KERNEL_BASE=v6.12.117: use your own clone (through a
 # worktree and refs/x86-copy-series/*, never your branches)
 export KERNEL_TREE KERNEL_BASE
+# options of the maintenance targets, passed to their scripts
+export VERSION PREV TO TO_DEBIAN REPLIES SEND FROM PATCHES_OUT COMMITS
 
 CC = gcc
 CFLAGS = -O2 -g -Wall -Wextra -Werror -std=gnu11 -Ilib
@@ -29,9 +31,15 @@ quiet = @echo
 endif
 
 BIN = $(OUT)/bin
-TOOLS = $(BIN)/series-check
+TOOLS = $(BIN)/series-check $(BIN)/trailers-collect
+LIB_RECORD = lib/record.c lib/record.h
+# Each area adds its targets, tools (TOOLS += ...) and help lines
+# (HELP += ...) in its own fragment.
+HELP =
+-include bench-vm/bench-vm.mk bench/bench.mk
 
-.PHONY: all help deps kernel-tree apply build tools test check-c clean distclean
+.PHONY: all help deps kernel-tree apply build export range-diff repin trailers send \
+	tools test check-c clean distclean
 
 all: deps kernel-tree apply build
 
@@ -42,11 +50,17 @@ help:
 	@echo '  kernel-tree    import/verify the pinned kernel offline, create the worktree out/tree'
 	@echo '  apply          b4 am + git am patches/ onto the base: refs/x86-copy-series/series'
 	@echo '  build          build the base and every series commit (O=out/build/<commit>, ccache)'
+	@echo '  export         regenerate patches/ from the series commits (VERSION=N: [PATCH vN])'
+	@echo '  range-diff     the series against its previous version (PREV=<toolkit rev or tag>)'
+	@echo '  repin          move the series to TO=<rev> or TO_DEBIAN=<version>, status per patch'
+	@echo '  trailers       fold Reviewed-by/Tested-by/Acked-by from REPLIES=<mbox> into patches/'
+	@echo '  send           git send-email, To/Cc from get_maintainer.pl: dry run unless SEND=1'
 	@echo '  tools          build the C tools into out/bin'
 	@echo '  test           run the test suite (prove tests/)'
 	@echo '  check-c        checkpatch.pl --no-tree -f on our own C'
 	@echo '  clean          remove out/bin and build results (keeps the worktree and ccache)'
 	@echo '  distclean      remove out/ and the worktree registration'
+	@printf '%s\n' $(HELP)
 	@echo 'variables: KERNEL_TREE=<your linux clone> KERNEL_BASE=<rev>, OUT=<dir>,'
 	@echo '           JOBS=<n>, V=1 (show commands), SANITIZE=1 (ASan+UBSan tools)'
 
@@ -62,6 +76,21 @@ apply: tools
 build:
 	$(Q)sh scripts/build.sh
 
+export:
+	$(Q)sh scripts/export.sh
+
+range-diff: tools
+	$(Q)sh scripts/range-diff.sh
+
+repin: tools
+	$(Q)sh scripts/repin.sh
+
+trailers: tools
+	$(Q)sh scripts/trailers.sh
+
+send: tools
+	$(Q)sh scripts/send.sh
+
 tools: $(TOOLS)
 
 # A flags file rewritten only when its content changes, so new flags
@@ -70,12 +99,13 @@ $(OUT)/cflags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' >$@
 
-$(BIN)/series-check: tools/series-check.c lib/mbox.c lib/mbox.h $(OUT)/cflags
+$(BIN)/%: tools/%.c lib/mbox.c lib/mbox.h $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ tools/series-check.c lib/mbox.c
+	$(Q)$(CC) $(CFLAGS) -o $@ $< lib/mbox.c
 
-test:
+# The test suite needs the packages (deps) and the sanitized tools.
+test: deps
 	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
 	$(Q)prove -f tests/
 

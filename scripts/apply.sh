@@ -8,15 +8,27 @@
 # refs/x86-copy-series/series; a conflict names the patch and the file,
 # aborts the am, leaves the worktree at the base and the series ref as it
 # was.
+#
+#   PATCHES=<dir>        apply another copy of patches/
+#   SERIES_REF=<ref>     the ref to set (default refs/x86-copy-series/series)
+#   APPLY_BASE=<commit>  another base (default refs/x86-copy-series/base)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$OUT/bin/series-check}
-work=$OUT/apply
+# range-diff applies an older version of patches/ to another ref and,
+# maybe, another base
+SERIES_REF=${SERIES_REF:-$REF_NS/series}
+work=$OUT/apply/${SERIES_REF##*/}
 
 [ -e "$WORKTREE/.git" ] || die "worktree: $WORKTREE is missing: run 'make kernel-tree' first"
-base=$(base_commit)
+if [ -n "${APPLY_BASE:-}" ]; then
+	base=$(kgit rev-parse -q --verify "$APPLY_BASE^{commit}") ||
+		die "base: '$APPLY_BASE' is not a commit in $(kernel_repo)"
+else
+	base=$(base_commit)
+fi
 
 progress apply "checking $PATCHES/series"
 list=$("$SERIES_CHECK" "$PATCHES/series") || exit 1
@@ -62,12 +74,12 @@ if ! wgit am -q --no-3way "$work/series.mbx" >"$work/am.log" 2>&1; then
 	cat "$work/am.log" >&2
 	wgit am --abort >/dev/null 2>&1 || true
 	wgit checkout -q -f --detach "$base"
-	die "apply: $failed does not apply: ${where:-see the log above}; the worktree is back at the base and $REF_NS/series is unchanged"
+	die "apply: $failed does not apply: ${where:-see the log above}; the worktree is back at the base and $SERIES_REF is unchanged"
 fi
 
 head=$(wgit rev-parse HEAD)
-old=$(kgit rev-parse -q --verify "$REF_NS/series" || true)
-kgit update-ref "$REF_NS/series" "$head"
+old=$(kgit rev-parse -q --verify "$SERIES_REF" || true)
+kgit update-ref "$SERIES_REF" "$head"
 wgit log --reverse --format='%H %s' "$base..$head" >"$work/commits"
 if [ "$old" = "$head" ]; then
 	progress apply "series head $head (unchanged)"

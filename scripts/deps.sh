@@ -7,7 +7,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 PKGS="build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
-git b4 ccache perl python3 sparse coccinelle qemu-system-x86 ndctl daxctl
+git git-email b4 ccache perl python3 sparse coccinelle qemu-system-x86 ndctl daxctl
 libjson-c-dev libgsl-dev gnuplot-nox"
 
 missing=""

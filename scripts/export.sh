@@ -1,0 +1,109 @@
+#!/bin/sh
+# export.sh: regenerate patches/ from the series commits.
+#
+#   VERSION=2 export.sh        subject prefix "PATCH v2" (v1: "PATCH")
+#   PATCHES_OUT=<dir>          write there instead of patches/
+#
+# git format-patch writes one mbox per commit (zero commit ids, no
+# signature: the output depends on the commits only).  Every mail gets a
+# stable Message-Id, <x86-copy-series-v<N>-<k>@example.org>, except a
+# carried patch of another author, which keeps the Message-Id its Link:
+# trailer records; all reply to the cover letter.  The cover letter keeps
+# its text, gets the new numbering and the base-commit trailer; the
+# upstream entries of patches/series are kept as they are.  `make apply`
+# of the export gives the same commits (tests/t0070-export.t).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+PATCHES=${PATCHES:-$TOP/patches}
+DEST=${PATCHES_OUT:-$PATCHES}
+VERSION=${VERSION:-1}
+case "$VERSION" in
+''|*[!0-9]*|0) usage_die "VERSION must be a positive number, not '$VERSION'" ;;
+esac
+if [ "$VERSION" = 1 ]; then prefix=PATCH; else prefix="PATCH v$VERSION"; fi
+
+base=$(base_commit)
+head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
+	die "series: $REF_NS/series is not set: run 'make apply' first"
+n=$(kgit rev-list --count "$base..$head")
+[ "$n" -gt 0 ] || die "series: no commits between the base and $REF_NS/series"
+[ -r "$PATCHES/0000-cover-letter.mbox" ] ||
+	die "cover: $PATCHES/0000-cover-letter.mbox is missing: the export keeps its text"
+[ -r "$PATCHES/series" ] || die "series: $PATCHES/series is missing"
+
+msgid() {
+	printf '<x86-copy-series-v%s-%s@example.org>' "$VERSION" "$1"
+}
+cover_id=$(msgid 0)
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-export.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+progress export "format-patch $n commits, [$prefix k/$n]"
+kgit format-patch -q --zero-commit --no-signature --numbered --suffix=.mbox \
+	--subject-prefix="$prefix" -o "$tmp/gen" "$base..$head"
+
+# add_headers FILE ID: Message-Id, In-Reply-To and References at the end
+# of FILE's header block
+add_headers() {
+	awk -v id="$2" -v parent="$cover_id" '
+		!done && /^$/ {
+			print "Message-Id: " id
+			if (id != parent) {
+				print "In-Reply-To: " parent
+				print "References: " parent
+			}
+			done = 1
+		}
+		{ print }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+k=0
+for f in "$tmp"/gen/*.mbox; do
+	k=$((k + 1))
+	c=$(kgit rev-list --reverse "$base..$head" | sed -n "${k}p")
+	author=$(kgit log -1 --format=%ae "$c")
+	link=$(kgit log -1 --format=%B "$c" |
+		sed -n 's|^Link: https://lore.kernel.org/r/\(.*\)$|<\1>|p' | head -n 1)
+	if [ "$author" != "$PIN_IDENT_EMAIL" ] && [ -n "$link" ]; then
+		add_headers "$f" "$link"
+	else
+		add_headers "$f" "$(msgid $k)"
+	fi
+done
+
+# The cover letter: same text, new numbering, Message-Id and base-commit.
+awk -v subj="[$prefix 0/$n]" -v id="$cover_id" -v base="$base" '
+	NR == 1 { print "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"; next }
+	hdr == 0 && /^Subject:/ { sub(/\[[^]]*\]/, subj) }
+	hdr == 0 && /^Message-Id:/ { print "Message-Id: " id; next }
+	hdr == 0 && /^$/ { hdr = 1 }
+	/^base-commit: / { print "base-commit: " base; seen = 1; next }
+	{ print }
+	END { if (!seen) exit 3 }' "$PATCHES/0000-cover-letter.mbox" >"$tmp/cover.mbox" ||
+	die "cover: $PATCHES/0000-cover-letter.mbox has no 'base-commit:' line"
+
+{
+	sed -n '/^#/p' "$PATCHES/series"
+	printf '%s cover\n' 0000-cover-letter.mbox
+	for f in "$tmp"/gen/*.mbox; do
+		printf '%s applied\n' "$(basename "$f")"
+	done
+	grep -E '^[^#[:space:]]+[[:space:]]+upstream[[:space:]]' "$PATCHES/series" || true
+} >"$tmp/series"
+
+# Replace the old cover and applied files only now that all is written.
+mkdir -p "$DEST"
+if [ -r "$DEST/series" ]; then
+	awk '$2 == "cover" || $2 == "applied" { print $1 }' "$DEST/series" |
+	while read -r old; do rm -f "$DEST/$old"; done
+fi
+if [ "$DEST" != "$PATCHES" ]; then
+	mkdir -p "$DEST/upstream"
+	cp -r "$PATCHES/upstream/." "$DEST/upstream/" 2>/dev/null || true
+fi
+cp "$tmp/cover.mbox" "$DEST/0000-cover-letter.mbox"
+cp "$tmp"/gen/*.mbox "$DEST/"
+cp "$tmp/series" "$DEST/series"
+progress export "wrote $((n + 1)) mails and series to $DEST"

@@ -1,0 +1,18 @@
+#!/bin/sh
+# get-maintainer.sh ROLE PATCH: the addresses for one patch from the
+# pinned tree's scripts/get_maintainer.pl (git send-email --to-cmd and
+# --cc-cmd).  ROLE "to": maintainers; "cc": reviewers and lists.
+# get_maintainer.pl must run at the top of a kernel tree: the worktree.
+set -eu
+. "$(dirname "$0")/lib.sh"
+[ $# = 2 ] || usage_die "get-maintainer.sh to|cc PATCH"
+case $1 in
+to) opts="--nol --nor" ;;
+cc) opts="--nom" ;;
+*) usage_die "get-maintainer.sh to|cc PATCH" ;;
+esac
+p=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+cd "$WORKTREE"
+# no git history in an imported tree: use MAINTAINERS only
+perl scripts/get_maintainer.pl --norolestats --nogit --nogit-fallback \
+	--nomultiline $opts "$p" 2>/dev/null | tr ',' '\n' | sed 's/^ *//' | grep .

@@ -1,0 +1,45 @@
+#!/bin/sh
+# range-diff.sh: the series against its previous version, with git
+# range-diff.
+#
+#   PREV=<toolkit rev or tag>  the version to compare with; default: the
+#                              patches/ of HEAD when patches/ has local
+#                              changes, else the parent of the last commit
+#                              that changed patches/
+#
+# The previous patches/ is applied on the base its cover letter names
+# (base-commit:) to refs/x86-copy-series/prev; the current series must be
+# applied ('make apply').
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
+	die "series: $REF_NS/series is not set: run 'make apply' first"
+base=$(base_commit)
+
+if [ -z "${PREV:-}" ]; then
+	if [ -n "$(git -C "$TOP" status --porcelain -- patches)" ]; then
+		PREV=HEAD
+	else
+		last=$(git -C "$TOP" log -n 1 --format=%H -- patches)
+		[ -n "$last" ] || die "prev: patches/ has no history: name a version with PREV=<rev>"
+		PREV=$last^
+	fi
+fi
+prev_rev=$(git -C "$TOP" rev-parse -q --verify "$PREV^{commit}") ||
+	die "prev: '$PREV' is not a commit of $TOP"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-range-diff.XXXXXX")
+trap 'rm -rf "$tmp"; wgit checkout -q --detach "$head" 2>/dev/null || true' EXIT INT TERM
+git -C "$TOP" archive "$prev_rev" patches | tar -x -C "$tmp" 2>/dev/null ||
+	die "prev: $PREV ($prev_rev) has no patches/: name a version with PREV=<rev>"
+[ -r "$tmp/patches/series" ] || die "prev: $PREV has no patches/series"
+prev_base=$(sed -n 's/^base-commit: \([0-9a-f]\{40\}\)$/\1/p' "$tmp/patches/0000-cover-letter.mbox" 2>/dev/null | head -n 1)
+[ -n "$prev_base" ] || prev_base=$base
+kgit rev-parse -q --verify "$prev_base^{commit}" >/dev/null ||
+	die "prev: its base $prev_base is not in $(kernel_repo): import that kernel first (make repin)"
+
+progress range-diff "applying patches/ of $PREV ($(printf %.12s "$prev_rev")) on $(printf %.12s "$prev_base")"
+PATCHES=$tmp/patches SERIES_REF=$REF_NS/prev APPLY_BASE=$prev_base \
+	sh "$TOP/scripts/apply.sh" || die "prev: the previous version does not apply (see above)"
+kgit --no-pager range-diff --no-color "$prev_base..$REF_NS/prev" "$base..$head"

@@ -1,0 +1,143 @@
+#!/bin/sh
+# repin.sh: move the series to another kernel, with a status per patch.
+#
+#   TO=<rev> repin.sh            a commit of the kernel repository: a tag of
+#                                your own tree (KERNEL_TREE=...), or a
+#                                kernel imported before
+#   TO_DEBIAN=<version> repin.sh another version of Debian's linux-source-6.12:
+#                                downloaded with apt-get download (the
+#                                installed package is left alone), imported
+#                                into kernel-tree as tag debian/<version>
+#
+# Each applied patch, in order, on the new base, is one of:
+#   applies                      exactly
+#   applies-offset / applies-fuzz  with the hunks moved / with fuzz
+#   upstream                     its reverse applies: already in the kernel
+#   conflict                     with the file and hunk that fail
+# Only when no patch conflicts are the base and series refs moved (and, for
+# TO_DEBIAN, scripts/pin.conf and the kernel-tree gitlink rewritten for you
+# to commit).  A failed re-pin leaves the pin, the refs and the worktree as
+# they were.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+PATCHES=${PATCHES:-$TOP/patches}
+SERIES_CHECK=${SERIES_CHECK:-$OUT/bin/series-check}
+work=$OUT/repin
+
+[ -e "$WORKTREE/.git" ] || die "worktree: $WORKTREE is missing: run 'make kernel-tree' first"
+old_base=$(base_commit)
+old_head=$(kgit rev-parse -q --verify "$REF_NS/series" || echo "$old_base")
+list=$("$SERIES_CHECK" "$PATCHES/series") || exit 1
+rm -rf "$work"
+mkdir -p "$work"
+
+# import_debian VERSION: fetch and import another linux-source-6.12
+import_debian() {
+	v=$1
+	[ -z "${KERNEL_TREE:-}" ] || die "repin: TO_DEBIAN imports into kernel-tree; with KERNEL_TREE use TO=<rev>"
+	tag=debian/$(printf %s "$v" | tr '~:' '_.')
+	if kgit rev-parse -q --verify "$tag^{commit}" >/dev/null; then
+		echo "$tag"
+		return 0
+	fi
+	progress repin "apt-get download $PIN_PACKAGE=$v"
+	(cd "$work" && apt-get download -q "$PIN_PACKAGE=$v" >/dev/null 2>&1) ||
+		die "repin: 'apt-get download $PIN_PACKAGE=$v' failed: no such version? (apt-cache policy $PIN_PACKAGE)"
+	dpkg-deb -x "$work"/*.deb "$work/pkg"
+	tb=$(find "$work/pkg" -name 'linux-source-*.tar.xz' | head -n 1)
+	[ -n "$tb" ] || die "repin: no linux-source tarball in the $v package"
+	mkdir -p "$work/import"
+	xz -dc -T0 "$tb" | tar -x --no-same-owner --strip-components=1 -C "$work/import" ||
+		die "repin: extracting $tb failed (disk full?)"
+	sum=$(sha256sum "$tb" | cut -d' ' -f1)
+	date=$(date -u -d "@$(stat -c %Y "$tb")" +%Y-%m-%dT%H:%M:%SZ)
+	git -C "$work/import" init -q -b import
+	git -C "$work/import" add -f -A .
+	GIT_AUTHOR_NAME=$PIN_IDENT_NAME GIT_AUTHOR_EMAIL=$PIN_IDENT_EMAIL GIT_AUTHOR_DATE=$date \
+	GIT_COMMITTER_NAME=$PIN_IDENT_NAME GIT_COMMITTER_EMAIL=$PIN_IDENT_EMAIL GIT_COMMITTER_DATE=$date \
+		git -C "$work/import" commit -q --no-verify -m "Import $PIN_PACKAGE $v
+
+Debian's $PIN_PACKAGE source (${tb##*/pkg}),
+sha256 $sum, imported as one commit by x86-copy-series."
+	kgit fetch -q "$work/import" "+import:refs/tags/$tag"
+	printf 'PIN_VERSION=%s\nPIN_SHA256=%s\nPIN_DATE=%s\nPIN_TAG=%s\n' "$v" "$sum" "$date" "$tag" >"$work/pin.new"
+	echo "$tag"
+}
+
+if [ -n "${TO_DEBIAN:-}" ]; then
+	TO=$(import_debian "$TO_DEBIAN")
+fi
+[ -n "${TO:-}" ] || usage_die "TO=<rev> or TO_DEBIAN=<version> make repin"
+new_base=$(kgit rev-parse -q --verify "$TO^{commit}") ||
+	die "repin: '$TO' is not a commit in $(kernel_repo)"
+
+[ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
+	die "worktree: $WORKTREE has local changes: commit or discard them first"
+restore() {
+	wgit am --abort >/dev/null 2>&1 || true
+	wgit checkout -q -f --detach "$old_head"
+}
+trap restore EXIT INT TERM
+wgit checkout -q --detach "$new_base"
+committer_env
+
+progress repin "$(printf %.12s "$old_base") -> $(printf %.12s "$new_base") ($TO)"
+conflicts=0
+printf '%-16s %s\n' status patch >"$work/status"
+for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); do
+	p=$PATCHES/$f
+	detail=""
+	if out=$(cd "$WORKTREE" && patch -p1 --dry-run -F0 -s <"$p" 2>&1) &&
+	   out=$(cd "$WORKTREE" && patch -p1 --dry-run -F0 <"$p" 2>&1); then
+		if printf '%s\n' "$out" | grep -q 'offset'; then
+			status=applies-offset
+			detail=$(printf '%s\n' "$out" | grep -o 'offset -\{0,1\}[0-9]* lines\{0,1\}' | sort -u | tr '\n' ' ')
+		else
+			status=applies
+		fi
+	elif out2=$(cd "$WORKTREE" && patch -p1 --dry-run -F2 <"$p" 2>&1); then
+		status=applies-fuzz
+		detail=$(printf '%s\n' "$out2" | grep -o 'fuzz [0-9]*' | sort -u | tr '\n' ' ')
+	elif (cd "$WORKTREE" && git apply --check -R "$p") >/dev/null 2>&1; then
+		status=upstream
+		detail="reverse-applies"
+	else
+		status=conflict
+		out=$(cd "$WORKTREE" && patch -p1 --dry-run -F2 <"$p" 2>&1 || true)
+		detail=$(printf '%s\n' "$out" | awk '
+			/^checking file / { file = $3 }
+			/^Hunk #[0-9]+ FAILED/ { printf "%s hunk %s; ", file, substr($2, 2) }
+			/can.t find file/ { printf "missing file; " }')
+		conflicts=$((conflicts + 1))
+	fi
+	printf '%-16s %s %s\n' "$status" "$f" "$detail" >>"$work/status"
+	case $status in
+	applies|applies-offset)
+		wgit am -q "$p" >/dev/null 2>&1 || { wgit am --abort; die "repin: git am of $f failed after patch said it applies"; } ;;
+	applies-fuzz)
+		wgit am -q -3 "$p" >/dev/null 2>&1 || {
+			wgit am --abort
+			sed -i "\$s/^applies-fuzz /conflict       /" "$work/status"
+			conflicts=$((conflicts + 1))
+		} ;;
+	esac
+done
+cat "$work/status"
+if [ "$conflicts" -gt 0 ]; then
+	die "repin: $conflicts patch(es) conflict on $TO: the pin, the refs and the worktree are unchanged (status: $work/status)"
+fi
+new_head=$(wgit rev-parse HEAD)
+trap - EXIT INT TERM
+kgit update-ref "$REF_NS/base" "$new_base"
+kgit update-ref "$REF_NS/series" "$new_head"
+if [ -f "$work/pin.new" ]; then
+	while IFS='=' read -r k v; do
+		sed -i "s|^$k=.*|$k='$v'|" "$TOP/scripts/pin.conf"
+	done <"$work/pin.new"
+	kver=$(make -s -C "$WORKTREE" kernelversion 2>/dev/null || true)
+	[ -z "$kver" ] || sed -i "s|^PIN_KVER=.*|PIN_KVER=$kver|" "$TOP/scripts/pin.conf"
+	git -C "$TOP" update-index --add --cacheinfo "160000,$new_base,kernel-tree"
+	progress repin "scripts/pin.conf and the kernel-tree gitlink now name $TO: review and commit them, then 'make export'"
+fi
+progress repin "series re-pinned: base $(printf %.12s "$new_base"), head $(printf %.12s "$new_head")"
