@@ -31,6 +31,7 @@ quiet = @echo
 endif
 
 BIN = $(OUT)/bin
+export BIN
 TOOLS = $(BIN)/series-check $(BIN)/trailers-collect
 LIB_RECORD = lib/record.c lib/record.h
 # Each area adds its targets, tools (TOOLS += ...) and help lines

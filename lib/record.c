@@ -21,7 +21,8 @@ int record_cpu_host(struct record_cpu *cpu)
 	memcpy(cpu->vendor, &b, 4);
 	memcpy(cpu->vendor + 4, &d, 4);
 	memcpy(cpu->vendor + 8, &c, 4);
-	__get_cpuid(1, &sig, &b, &c, &d);
+	if (!__get_cpuid(1, &sig, &b, &c, &d))
+		return -1;
 	cpu->stepping = sig & 0xf;
 	cpu->model = (sig >> 4) & 0xf;
 	cpu->family = (sig >> 8) & 0xf;

@@ -16,7 +16,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
-SERIES_CHECK=${SERIES_CHECK:-$OUT/bin/series-check}
+SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
 # range-diff applies an older version of patches/ to another ref and,
 # maybe, another base
 SERIES_REF=${SERIES_REF:-$REF_NS/series}
@@ -74,7 +74,7 @@ if ! wgit am -q --no-3way "$work/series.mbx" >"$work/am.log" 2>&1; then
 	cat "$work/am.log" >&2
 	wgit am --abort >/dev/null 2>&1 || true
 	wgit checkout -q -f --detach "$base"
-	die "apply: $failed does not apply: ${where:-see the log above}; the worktree is back at the base and $SERIES_REF is unchanged"
+	die "git am: $failed does not apply: ${where:-see the log above}; the worktree is back at the base and $SERIES_REF is unchanged"
 fi
 
 head=$(wgit rev-parse HEAD)

@@ -138,4 +138,4 @@ for c in $commits; do
 done
 mv "$summary.tmp" "$summary"
 cat "$summary"
-[ $failed = 0 ] || die "build: $failed of $n commits do not build: the series does not bisect"
+[ $failed = 0 ] || die "bisect: $failed of $n commits do not build: the series does not bisect"

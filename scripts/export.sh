@@ -8,7 +8,9 @@
 # signature: the output depends on the commits only).  Every mail gets a
 # stable Message-Id, <x86-copy-series-v<N>-<k>@example.org>, except a
 # carried patch of another author, which keeps the Message-Id its Link:
-# trailer records; all reply to the cover letter.  The cover letter keeps
+# trailer records; all reply to the cover letter.  Notes below a patch's
+# '---' line live in no commit: they are kept from the old patches/ file
+# with the same subject.  The cover letter keeps
 # its text, gets the new numbering and the base-commit trailer; the
 # upstream entries of patches/series are kept as they are.  `make apply`
 # of the export gives the same commits (tests/t0070-export.t).
@@ -45,9 +47,12 @@ kgit format-patch -q --zero-commit --no-signature --numbered --suffix=.mbox \
 	--subject-prefix="$prefix" -o "$tmp/gen" "$base..$head"
 
 # add_headers FILE ID: Message-Id, In-Reply-To and References at the end
-# of FILE's header block
+# of FILE's header block, whose folded lines (format-patch folds long
+# subjects) are unfolded: b4 0.12 refuses header values with line feeds.
 add_headers() {
 	awk -v id="$2" -v parent="$cover_id" '
+		!done && /^[ \t]/ { line = line " " substr($0, 2); next }
+		!done && line != "" { print line; line = "" }
 		!done && /^$/ {
 			print "Message-Id: " id
 			if (id != parent) {
@@ -56,7 +61,22 @@ add_headers() {
 			}
 			done = 1
 		}
+		!done { line = $0; next }
 		{ print }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+# keep_notes FILE: the notes below '---' (not part of the commit) of the
+# patch with the same subject in the old patches/, put back in place
+keep_notes() {
+	subj=$(sed -n 's/^Subject: \[[^]]*\] //p' "$1" | head -n 1)
+	old=$(grep -lxF -e "Subject: [$(sed -n 's/^Subject: \[\([^]]*\)\] .*/\1/p' "$1" | head -n 1)] $subj" "$PATCHES"/*.mbox 2>/dev/null | head -n 1)
+	[ -z "$old" ] && old=$(grep -l "^Subject: \[[^]]*\] $(printf '%s' "$subj" | sed 's/[][\.*^$/]/\\&/g')\$" "$PATCHES"/*.mbox 2>/dev/null | head -n 1)
+	[ -n "$old" ] || return 0
+	awk '/^---$/ { on = 1; next } on && /^ [^ ].*[|] / { exit } on { print }' "$old" >"$1.notes"
+	[ -s "$1.notes" ] || { rm -f "$1.notes"; return 0; }
+	awk -v notes="$1.notes" '
+		!done && /^---$/ { print; while ((getline l < notes) > 0) print l; done = 1; next }
+		{ print }' "$1" >"$1.tmp" && mv "$1.tmp" "$1" && rm -f "$1.notes"
 }
 
 k=0
@@ -71,6 +91,7 @@ for f in "$tmp"/gen/*.mbox; do
 	else
 		add_headers "$f" "$(msgid $k)"
 	fi
+	keep_notes "$f"
 done
 
 # The cover letter: same text, new numbering, Message-Id and base-commit.
@@ -96,7 +117,7 @@ awk -v subj="[$prefix 0/$n]" -v id="$cover_id" -v base="$base" '
 # Replace the old cover and applied files only now that all is written.
 mkdir -p "$DEST"
 if [ -r "$DEST/series" ]; then
-	awk '$2 == "cover" || $2 == "applied" { print $1 }' "$DEST/series" |
+	awk '!/^#/ && ($2 == "cover" || $2 == "applied") { print $1 }' "$DEST/series" |
 	while read -r old; do rm -f "$DEST/$old"; done
 fi
 if [ "$DEST" != "$PATCHES" ]; then

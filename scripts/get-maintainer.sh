@@ -14,5 +14,10 @@ esac
 p=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 cd "$WORKTREE"
 # no git history in an imported tree: use MAINTAINERS only
-perl scripts/get_maintainer.pl --norolestats --nogit --nogit-fallback \
-	--nomultiline $opts "$p" 2>/dev/null | tr ',' '\n' | sed 's/^ *//' | grep .
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+out=$(perl scripts/get_maintainer.pl --norolestats --nogit --nogit-fallback \
+	--nomultiline $opts "$p" 2>"$err") ||
+	die "get_maintainer.pl failed on $p: $(cat "$err")"
+# a cover letter has no diff, so no one: print nothing, succeed
+printf '%s\n' "$out" | tr ',' '\n' | sed 's/^ *//' | grep . || true

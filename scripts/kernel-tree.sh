@@ -69,13 +69,13 @@ import_pinned() {
 	if [ -e "$repo/.git" ]; then
 		have=$(git -C "$repo" rev-parse -q --verify "$want^{commit}" 2>/dev/null || true)
 		[ "$have" = "$want" ] ||
-			die "kernel-tree: $repo exists but lacks the pinned commit $want: move it away and rerun 'make kernel-tree'"
+			die "repo: $repo exists but lacks the pinned commit $want: move it away and rerun 'make kernel-tree'"
 		[ -z "$(git -C "$repo" status --porcelain --untracked-files=no)" ] ||
-			die "kernel-tree: $repo has local changes: kernel-tree is never edited by hand; commit or discard them (git -C kernel-tree status)"
+			die "repo: $repo has local changes: kernel-tree is never edited by hand; commit or discard them (git -C kernel-tree status)"
 		progress kernel-tree "pinned commit $want present"
 	else
 		if [ -d "$repo" ] && [ -n "$(ls -A "$repo")" ]; then
-			die "kernel-tree: $repo is not empty and not a git repository: move it away and rerun"
+			die "repo: $repo is not empty and not a git repository: move it away and rerun"
 		fi
 		check_package
 		check_tarball
@@ -104,10 +104,10 @@ import_pinned() {
 use_user_tree() {
 	repo=$KERNEL_TREE
 	git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 ||
-		die "kernel-tree: KERNEL_TREE='$repo' is not a git repository"
+		die "repo: KERNEL_TREE='$repo' is not a git repository"
 	rev=${KERNEL_BASE:-v$PIN_KVER}
 	base=$(git -C "$repo" rev-parse -q --verify "$rev^{commit}" 2>/dev/null) ||
-		die "kernel-tree: '$rev' is not a commit in $repo: set KERNEL_BASE to the commit the series applies to"
+		die "repo: '$rev' is not a commit in $repo: set KERNEL_BASE to the commit the series applies to"
 	git -C "$repo" update-ref "$REF_NS/base" "$base"
 	progress kernel-tree "using $repo, base $rev ($base)"
 }

@@ -9,6 +9,8 @@ export LANG LC_ALL TZ
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PROG=${PROG:-$(basename "$0" .sh)}
 OUT=${OUT:-$TOP/out}
+# the C tools (make tools)
+BIN=${BIN:-$OUT/bin}
 # Every ref this toolkit writes in a kernel repository lives here, so a
 # user's own branches and tags are never touched.
 REF_NS=${REF_NS:-refs/x86-copy-series}

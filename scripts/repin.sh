@@ -22,7 +22,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
-SERIES_CHECK=${SERIES_CHECK:-$OUT/bin/series-check}
+SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
 work=$OUT/repin
 
 [ -e "$WORKTREE/.git" ] || die "worktree: $WORKTREE is missing: run 'make kernel-tree' first"
@@ -35,7 +35,7 @@ mkdir -p "$work"
 # import_debian VERSION: fetch and import another linux-source-6.12
 import_debian() {
 	v=$1
-	[ -z "${KERNEL_TREE:-}" ] || die "repin: TO_DEBIAN imports into kernel-tree; with KERNEL_TREE use TO=<rev>"
+	[ -z "${KERNEL_TREE:-}" ] || die "usage: TO_DEBIAN imports into kernel-tree; with KERNEL_TREE use TO=<rev>"
 	tag=debian/$(printf %s "$v" | tr '~:' '_.')
 	if kgit rev-parse -q --verify "$tag^{commit}" >/dev/null; then
 		echo "$tag"
@@ -43,13 +43,13 @@ import_debian() {
 	fi
 	progress repin "apt-get download $PIN_PACKAGE=$v"
 	(cd "$work" && apt-get download -q "$PIN_PACKAGE=$v" >/dev/null 2>&1) ||
-		die "repin: 'apt-get download $PIN_PACKAGE=$v' failed: no such version? (apt-cache policy $PIN_PACKAGE)"
+		die "download: 'apt-get download $PIN_PACKAGE=$v' failed: no such version? (apt-cache policy $PIN_PACKAGE)"
 	dpkg-deb -x "$work"/*.deb "$work/pkg"
 	tb=$(find "$work/pkg" -name 'linux-source-*.tar.xz' | head -n 1)
-	[ -n "$tb" ] || die "repin: no linux-source tarball in the $v package"
+	[ -n "$tb" ] || die "download: no linux-source tarball in the $v package"
 	mkdir -p "$work/import"
 	xz -dc -T0 "$tb" | tar -x --no-same-owner --strip-components=1 -C "$work/import" ||
-		die "repin: extracting $tb failed (disk full?)"
+		die "import: extracting $tb failed (disk full?)"
 	sum=$(sha256sum "$tb" | cut -d' ' -f1)
 	date=$(date -u -d "@$(stat -c %Y "$tb")" +%Y-%m-%dT%H:%M:%SZ)
 	git -C "$work/import" init -q -b import
@@ -70,7 +70,7 @@ if [ -n "${TO_DEBIAN:-}" ]; then
 fi
 [ -n "${TO:-}" ] || usage_die "TO=<rev> or TO_DEBIAN=<version> make repin"
 new_base=$(kgit rev-parse -q --verify "$TO^{commit}") ||
-	die "repin: '$TO' is not a commit in $(kernel_repo)"
+	die "base: '$TO' is not a commit in $(kernel_repo)"
 
 [ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 	die "worktree: $WORKTREE has local changes: commit or discard them first"
@@ -114,7 +114,7 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 	printf '%-16s %s %s\n' "$status" "$f" "$detail" >>"$work/status"
 	case $status in
 	applies|applies-offset)
-		wgit am -q "$p" >/dev/null 2>&1 || { wgit am --abort; die "repin: git am of $f failed after patch said it applies"; } ;;
+		wgit am -q "$p" >/dev/null 2>&1 || { wgit am --abort; die "git am: git am of $f failed after patch said it applies"; } ;;
 	applies-fuzz)
 		wgit am -q -3 "$p" >/dev/null 2>&1 || {
 			wgit am --abort
@@ -125,7 +125,7 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 done
 cat "$work/status"
 if [ "$conflicts" -gt 0 ]; then
-	die "repin: $conflicts patch(es) conflict on $TO: the pin, the refs and the worktree are unchanged (status: $work/status)"
+	die "conflict: $conflicts patch(es) conflict on $TO: the pin, the refs and the worktree are unchanged (status: $work/status)"
 fi
 new_head=$(wgit rev-parse HEAD)
 trap - EXIT INT TERM

@@ -8,14 +8,14 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
-SERIES_CHECK=${SERIES_CHECK:-$OUT/bin/series-check}
+SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
 [ -e "$WORKTREE/scripts/get_maintainer.pl" ] ||
-	die "send: $WORKTREE/scripts/get_maintainer.pl is missing: run 'make kernel-tree' first"
-git send-email -h >/dev/null 2>&1 || [ $? = 129 ] ||
-	die "send: git send-email is not installed: run 'make deps' (package git-email)"
+	die "get_maintainer: $WORKTREE/scripts/get_maintainer.pl is missing: run 'make kernel-tree' first"
+[ -x "$(git --exec-path)/git-send-email" ] ||
+	die "git-email: git send-email is not installed: run 'make deps' (package git-email)"
 list=$("$SERIES_CHECK" "$PATCHES/series") || exit 1
 from=${FROM:-$(git -C "$TOP" config user.email || true)}
-[ -n "$from" ] || die "send: no sender: set FROM='Name <you@example.org>'"
+[ -n "$from" ] || die "from: no sender: set FROM='Name <you@example.org>'"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-send.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -42,7 +42,7 @@ else
 	mode=--dry-run
 	progress send "dry run (SEND=1 sends): $(echo $files | wc -w) mails as $from"
 fi
-git -C "$TOP" send-email $mode --confirm=never --quiet --no-chain-reply-to \
+git -C "$TOP" send-email $mode --confirm=never --no-chain-reply-to \
 	--suppress-cc=self --from="$from" \
 	--to-cmd="sh $TOP/scripts/get-maintainer.sh to" \
 	--cc-cmd="sh $TOP/scripts/get-maintainer.sh cc" $files

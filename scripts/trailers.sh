@@ -12,9 +12,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
-COLLECT=${TRAILERS_COLLECT:-$OUT/bin/trailers-collect}
+COLLECT=${TRAILERS_COLLECT:-$BIN/trailers-collect}
 [ -n "${REPLIES:-}" ] || usage_die "REPLIES=<mbox of reply mails> make trailers"
-[ -r "$REPLIES" ] || die "trailers: '$REPLIES' cannot be read"
+[ -r "$REPLIES" ] || die "replies: '$REPLIES' cannot be read"
 
 found=$("$COLLECT" "$PATCHES/series" "$REPLIES") || exit 1
 found=$(printf '%s\n' "$found" | awk 'NF && !seen[$0]++')
@@ -30,7 +30,7 @@ printf '%s\n' "$found" | while IFS=$tab read -r f t; do
 	fi
 	git interpret-trailers --in-place --if-exists addIfDifferent \
 		--trailer "$t" "$PATCHES/$f" ||
-		die "trailers: could not add '$t' to $PATCHES/$f"
+		die "interpret-trailers: could not add '$t' to $PATCHES/$f"
 	progress trailers "$f: + $t"
 done
 [ -n "${NO_APPLY:-}" ] || sh "$TOP/scripts/apply.sh"

@@ -11,7 +11,8 @@
  *   0001-foo.mbox             applied
  *   upstream/0001-bar.mbox    upstream  <40-hex upstream commit>
  *
- * Each mbox holds exactly one mail with From, Date, Subject and Message-Id.
+ * Each mbox holds exactly one mail with From, Date and Subject; cover and
+ * applied mails also have a Message-Id (an upstream commit mail may not).
  * The cover letter (if any) comes first and is "[PATCH ... 0/N]"; applied
  * patches are numbered 1/N..N/N in series order and carry a diff.
  *
@@ -95,6 +96,9 @@ static void check_mail(struct entry *e, const char *dir, const char *series)
 		goto out;
 	}
 	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (!strcmp(need[i], "Message-Id") &&
+		    !strcmp(e->status, "upstream"))
+			continue;
 		if (!mbox_header(&box.msg[0], need[i])) {
 			snprintf(what, sizeof(what), "no %s: header", need[i]);
 			error(full, box.msg[0].line, what);
