@@ -1,0 +1,29 @@
+#!/bin/sh
+# The pinned kernel: importing Debian's tarball gives exactly the commit
+# the gitlink records (the import is deterministic), tagged, with the base
+# ref set, and a worktree for apply/build.  On a fresh clone this is the
+# real ~1 minute import; afterwards it is the fast verify path.
+. "$(dirname "$0")/lib.sh"
+plan 3
+WT=$WORKTREE
+
+test_expect_success 'make kernel-tree: import or verify; the commit equals the gitlink' '
+	sh "$TOP/scripts/kernel-tree.sh" &&
+	pin=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2) &&
+	[ "$(git -C "$TOP/kernel-tree" rev-parse "$REF_NS/base")" = "$pin" ] &&
+	[ "$(git -C "$TOP/kernel-tree" rev-parse "debian/6.12.117-1_deb12u1^{commit}")" = "$pin" ] &&
+	[ "$(git -C "$TOP/kernel-tree" rev-parse HEAD)" = "$pin" ]
+'
+
+test_expect_success 'the imported tree is the tarball: clean, Makefile says 6.12.117' '
+	[ -z "$(git -C "$TOP/kernel-tree" status --porcelain --untracked-files=no)" ] &&
+	grep -qx "SUBLEVEL = 117" "$TOP/kernel-tree/Makefile" &&
+	[ -f "$TOP/kernel-tree/.gitignore" ] && git -C "$TOP/kernel-tree" ls-files --error-unmatch .gitignore
+'
+
+test_expect_success 'the worktree is a linked worktree of kernel-tree, clean' '
+	[ -f "$WT/.git" ] &&
+	[ "$(cd "$WT" && cd "$(git rev-parse --git-common-dir)" && pwd -P)" = "$(cd "$TOP/kernel-tree/.git" && pwd -P)" ] &&
+	[ -z "$(git -C "$WT" status --porcelain --untracked-files=no)" ]
+'
+done_testing

@@ -1,0 +1,100 @@
+#!/bin/sh
+# patches/series and mbox parsing: the real series is valid; every kind of
+# malformed input gets an error naming the file and line, and exit 1.
+. "$(dirname "$0")/lib.sh"
+CHECK=$BIN/series-check
+[ -x "$CHECK" ] || bail "$CHECK is not built: run 'make tools'"
+plan 13
+
+# mail K N [SUBJECT] [DIFF]: a format-patch style mail numbered K/N
+mail() {
+	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+	printf 'From: A U Thor <author@example.org>\nDate: Mon, 30 Nov 2026 12:00:00 +0000\n'
+	printf 'Subject: [PATCH %s/%s] %s\nMessage-Id: <m%s@example.org>\n\n' "$1" "$2" "${3:-x: do y}" "$1"
+	printf 'Why.\n\nSigned-off-by: A U Thor <author@example.org>\n---\n'
+	[ "${4:-diff}" = diff ] && printf 'diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n'
+	printf -- '-- \n2.39.5\n\n'
+}
+
+# a valid two-patch series in the current directory
+good_series() {
+	mail 0 2 cover nodiff >0000-cover.mbox &&
+	mail 1 2 >0001-a.mbox && mail 2 2 >0002-b.mbox &&
+	mail 1 1 'x86: old' >up.mbox && sed -i 's/\[PATCH 1\/1\] //' up.mbox &&
+	printf '# order\n0000-cover.mbox cover\n0001-a.mbox applied\n0002-b.mbox applied\nup.mbox upstream 0123456789abcdef0123456789abcdef01234567\n' >series
+}
+
+test_expect_success 'the real patches/series is valid: cover, applied in order, upstream last' '
+	"$CHECK" "$TOP/patches/series" >list &&
+	cat list &&
+	[ "$(cut -f1 list | head -n 1)" = cover ] &&
+	[ "$(grep -c "^applied" list)" -ge 2 ] &&
+	[ "$(grep -c "^upstream" list)" = 2 ] &&
+	grep -q "^upstream	upstream/.*	236222d39347e0e486010f10c1493e83dbbdfba8	" list &&
+	grep -q "^upstream	upstream/.*	02101c45ec5b19d607af7372680f5259050b4e9c	" list
+'
+
+test_expect_success 'a synthetic valid series parses, tab-separated, in order' '
+	good_series && "$CHECK" series >list && cat list &&
+	[ "$(cut -f2 list | tr "\n" " ")" = "0000-cover.mbox 0001-a.mbox 0002-b.mbox up.mbox " ] &&
+	[ "$(sed -n 2p list | cut -f4)" = "[PATCH 1/2] x: do y" ]
+'
+
+test_expect_success 'not an mbox: error names the file and line 1' '
+	good_series && echo "hello" >0001-a.mbox &&
+	expect_fail "$CHECK" series && grep_err "0001-a.mbox:1: not an mbox"
+'
+
+test_expect_success 'an empty mbox is an error' '
+	good_series && : >0002-b.mbox &&
+	expect_fail "$CHECK" series && grep_err "0002-b.mbox:1: empty file"
+'
+
+test_expect_success 'headers not ended by an empty line: malformed header, with its line' '
+	good_series && printf "From x\nFrom: a\nSubject: [PATCH 1/2] x\nthis is not a header\n" >0001-a.mbox &&
+	expect_fail "$CHECK" series && grep_err "0001-a.mbox:4: malformed header"
+'
+
+test_expect_success 'a patch without a diff is an error' '
+	good_series && mail 2 2 "x: y" nodiff >0002-b.mbox &&
+	expect_fail "$CHECK" series && grep_err "0002-b.mbox:[0-9]+: no diff"
+'
+
+test_expect_success 'a missing Message-Id header is named' '
+	good_series && sed -i "/^Message-Id/d" 0001-a.mbox &&
+	expect_fail "$CHECK" series && grep_err "0001-a.mbox:1: no Message-Id: header"
+'
+
+test_expect_success 'two mails in one file are refused' '
+	good_series && mail 1 2 >>0001-a.mbox &&
+	expect_fail "$CHECK" series && grep_err "series:3: .0001-a.mbox. holds 2 mails"
+'
+
+test_expect_success 'numbering must follow the series order' '
+	good_series && printf "0000-cover.mbox cover\n0002-b.mbox applied\n0001-a.mbox applied\n" >series &&
+	expect_fail "$CHECK" series && grep_err "series:2: .0002-b.mbox. is numbered 2/2, its place in the series is 1/2"
+'
+
+test_expect_success 'unknown status, and upstream without its commit' '
+	good_series && printf "0000-cover.mbox cover\n0001-a.mbox applied\n0002-b.mbox maybe\nup.mbox upstream\n" >series &&
+	expect_fail "$CHECK" series &&
+	grep_err "series:3: status must be cover, applied or upstream" &&
+	grep_err "series:4: an upstream patch, and only it, names its 40-hex"
+'
+
+test_expect_success 'the cover letter must come first, files only once' '
+	good_series && printf "0001-a.mbox applied\n0000-cover.mbox cover\n0001-a.mbox applied\n" >series &&
+	expect_fail "$CHECK" series &&
+	grep_err "series:2: the cover letter must come first" &&
+	grep_err "series:3: file listed twice"
+'
+
+test_expect_success 'a missing mbox file is named' '
+	good_series && rm 0002-b.mbox &&
+	expect_fail "$CHECK" series && grep_err "0002-b.mbox:0: cannot open: No such file"
+'
+
+test_expect_success 'usage errors exit 2' '
+	rc=0; "$CHECK" >/dev/null 2>&1 || rc=$?; [ $rc = 2 ]
+'
+done_testing

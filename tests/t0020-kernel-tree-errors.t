@@ -1,0 +1,67 @@
+#!/bin/sh
+# kernel-tree.sh refuses bad input with a clear error and changes nothing:
+# a wrong package version, a tarball with the wrong checksum, a non-empty
+# non-repository directory, a kernel-tree with local changes, one that lacks
+# the pinned commit.  Each runs on a scratch copy of the toolkit.
+. "$(dirname "$0")/lib.sh"
+plan 5
+PIN=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2)
+[ -n "$PIN" ] || bail "no kernel-tree gitlink in $TOP"
+
+# a scratch toolkit: scripts/, a gitlink, an empty kernel-tree/
+toolkit() {
+	mkdir -p tk/kernel-tree && cp -r "$TOP/scripts" tk/ &&
+	git init -q tk && git -C tk update-index --add --cacheinfo "160000,$PIN,kernel-tree"
+}
+
+# nothing was created: kernel-tree still empty, no import or worktree left
+unchanged() {
+	[ -z "$(ls -A tk/kernel-tree)" ] && [ ! -e out/tree ] &&
+	[ -z "$(ls -A out 2>/dev/null | grep import)" ]
+}
+
+test_expect_success 'a tarball with the wrong sha256 is refused, nothing changes' '
+	toolkit && mkdir -p fake/linux && echo x >fake/linux/Makefile &&
+	tar -cJf fake.tar.xz -C fake linux &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree PIN_TARBALL_OVERRIDE=$SCRATCH/fake.tar.xz expect_fail sh tk/scripts/kernel-tree.sh &&
+	grep_err "tarball: sha256 of .*fake.tar.xz. is [0-9a-f]{64}, expected 585a4a07" &&
+	grep_err "reinstall linux-source-6.12=6.12.117-1~deb12u1" && unchanged
+'
+
+test_expect_success 'a wrong package version is refused, nothing changes' '
+	toolkit && sed -i "s/^PIN_VERSION=.*/PIN_VERSION=6.12.999-1/" tk/scripts/pin.conf &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	grep_err "package: linux-source-6.12 is version .6.12.117-1~deb12u1., the pin is .6.12.999-1." && unchanged
+'
+
+test_expect_success 'a non-empty kernel-tree that is not a repository is left alone' '
+	toolkit && echo mine >tk/kernel-tree/notes &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	grep_err "is not empty and not a git repository" &&
+	[ "$(cat tk/kernel-tree/notes)" = mine ] && [ ! -e out/tree ]
+'
+
+# a kernel-tree that shares the real one objects, with only Makefile
+# checked out (sparse), so the test takes seconds, not a full checkout
+sparse_clone() {
+	rmdir tk/kernel-tree &&
+	git clone -q --shared --no-checkout "$TOP/kernel-tree" tk/kernel-tree &&
+	git -C tk/kernel-tree sparse-checkout set --no-cone /Makefile &&
+	git -C tk/kernel-tree checkout -q --detach "$PIN"
+}
+
+test_expect_success 'a kernel-tree with local changes is refused and kept as it is' '
+	toolkit && sparse_clone && echo "# mine" >>tk/kernel-tree/Makefile &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	grep_err "kernel-tree: .*has local changes" &&
+	tail -n 1 tk/kernel-tree/Makefile | grep -qx "# mine" && [ ! -e out/tree ]
+'
+
+test_expect_success 'a kernel-tree without the pinned commit is refused' '
+	toolkit && mkdir other && git -C other init -q && echo a >other/f &&
+	git -C other add f && git -C other -c user.name=a -c user.email=a@b commit -qm x &&
+	rmdir tk/kernel-tree && git clone -q other tk/kernel-tree &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	grep_err "lacks the pinned commit $PIN" && [ ! -e out/tree ]
+'
+done_testing

@@ -1,0 +1,49 @@
+#!/bin/sh
+# make build: the series head builds (tinyconfig + bench-vm/kernel.config,
+# ccache, O=<dir>/build/<commit>); a second run rebuilds nothing; a commit
+# that adds a warning has it reported as new; one that does not compile is
+# reported as failing and makes build.sh exit 1.
+. "$(dirname "$0")/lib.sh"
+BUILD="sh $TOP/scripts/build.sh"
+[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
+HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
+plan 3
+
+test_expect_success 'the series head builds a bzImage with the fragment in its .config' '
+	$BUILD "$HEAD" &&
+	o=$OUT/build/$HEAD && [ -s "$o/arch/x86/boot/bzImage" ] &&
+	[ "$(cat "$o/result")" = ok ] &&
+	grep -qx "CONFIG_ZONE_DEVICE=y" "$o/.config" && grep -qx "CONFIG_64BIT=y" "$o/.config" &&
+	grep -q "^$(printf %.12s "$HEAD") *ok " "$OUT/build/summary.txt"
+'
+
+test_expect_success 'a second run with nothing changed rebuilds nothing' '
+	o=$OUT/build/$HEAD && before=$(stat -c %Y.%s "$o/arch/x86/boot/bzImage" "$o/vmlinux") &&
+	$BUILD "$HEAD" 2>err && cat err && grep -q "up to date" err &&
+	[ "$(stat -c %Y.%s "$o/arch/x86/boot/bzImage" "$o/vmlinux")" = "$before" ]
+'
+
+# commit_with PARENT FILE SED MSG: a commit on PARENT whose FILE is edited
+# by SED, made without touching any ref or the worktree
+commit_with() {
+	git -C "$WORKTREE" show "$1:$2" | sed "$3" >blob &&
+	b=$(git -C "$WORKTREE" hash-object -w --stdin <blob) &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" read-tree "$1" &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" update-index --cacheinfo "100644,$b,$2" &&
+	t=$(GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" write-tree) &&
+	GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+		git -C "$WORKTREE" commit-tree "$t" -p "$1" -m "$4"
+}
+
+test_expect_success 'a new warning is reported against the parent; a broken commit fails the run' '
+	warn=$(commit_with "$BASE" mm/mm_init.c "s/^void __init mm_core_init(void)$/static int xcs_unused_fn(void) { return 0; }\n&/" "test: add a warning") &&
+	broken=$(commit_with "$warn" mm/mm_init.c "s/^void __init mm_core_init(void)$/this does not compile;\n&/" "test: break the build") &&
+	BUILD_TARGETS=mm/mm_init.o expect_fail $BUILD "$BASE" "$warn" "$broken" &&
+	grep_err "$(printf %.12s "$warn") adds 1 warning" && grep_err "xcs_unused_fn" &&
+	grep_err "$(printf %.12s "$broken") FAILED" &&
+	grep_err "bisect: 1 of 3 commits do not build" &&
+	[ "$(cat "$OUT/build/$broken/result")" = fail ] && [ "$(cat "$OUT/build/$warn/result")" = ok ] &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ]
+'
+done_testing

@@ -1,0 +1,25 @@
+#!/bin/sh
+# make range-diff: the applied series against a previous version of
+# patches/ from the toolkit's history, with git range-diff.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
+HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+plan 2
+
+test_expect_success 'a changed changelog shows as a modified commit, the rest as equal' '
+	cp -r "$TOP/patches" p &&
+	f=$(awk "!/^#/ && \$2 == \"applied\" { print \$1; exit }" p/series) &&
+	awk "!done && /^Signed-off-by:/ { print \"Range-diff-test: yes\"; done = 1 } { print }" "p/$f" >x && mv x "p/$f" &&
+	PATCHES=$SCRATCH/p sh "$TOP/scripts/apply.sh" &&
+	PREV=HEAD sh "$TOP/scripts/range-diff.sh" >rd; rc=$?;
+	cat rd; PATCHES=$TOP/patches sh "$TOP/scripts/apply.sh" && [ $rc = 0 ] &&
+	grep -q "^1:  [0-9a-f]* ! 1:  [0-9a-f]* " rd && grep -q "+    Range-diff-test: yes" rd &&
+	[ "$(grep -c "^[0-9]*:  [0-9a-f]* = [0-9]*:  [0-9a-f]* " rd)" -ge 1 ] &&
+	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/series")" = "$HEAD" ]
+'
+
+test_expect_success 'an unknown PREV is a clear error' '
+	PREV=no-such-rev expect_fail sh "$TOP/scripts/range-diff.sh" &&
+	grep_err "prev: .no-such-rev. is not a commit"
+'
+done_testing

@@ -1,0 +1,47 @@
+#!/bin/sh
+# make repin TO=<rev>: per-patch status on the new base (applies, with
+# offset, already upstream, conflict with file and hunk); a conflict keeps
+# the pin, the refs and the worktree; a clean re-pin moves the refs.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
+HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
+plan 2
+
+# new_kernel SED-FOR-MEMCPY: a "newer kernel": the base with memcpy_64.S
+# edited by SED and the first patch of the series already in it
+new_kernel() {
+	first=$(awk "!/^#/ && \$2 == \"applied\" { print \$1; exit }" "$TOP/patches/series") &&
+	git -C "$WORKTREE" checkout -q --detach "$BASE" &&
+	git -C "$WORKTREE" apply "$TOP/patches/$first" &&
+	sed -i "$1" "$WORKTREE/arch/x86/lib/memcpy_64.S" &&
+	git -C "$WORKTREE" -c user.name=t -c user.email=t@example.org commit -qam "newer kernel" &&
+	git -C "$WORKTREE" rev-parse HEAD && git -C "$WORKTREE" checkout -q --detach "$HEAD"
+}
+
+test_expect_success 'a conflict names the file and hunk; pin, refs and worktree unchanged' '
+	to=$(new_kernel "s/^\tALTERNATIVE \"jmp memcpy_orig\", \"\", X86_FEATURE_FSRM$/\tALTERNATIVE \"jmp memcpy_orig\", \"nop\", X86_FEATURE_FSRM/") &&
+	TO=$to expect_fail sh "$TOP/scripts/repin.sh" &&
+	cat out &&
+	grep -q "^upstream  *0001-" out && grep -q "^conflict  *.*REP-MOVSB.* arch/x86/lib/memcpy_64.S hunk 1" out &&
+	grep_err "1 patch\\(es\\) conflict" &&
+	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/base")" = "$BASE" ] &&
+	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/series")" = "$HEAD" ] &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ] &&
+	[ -z "$(git -C "$WORKTREE" status --porcelain --untracked-files=no)" ]
+'
+
+test_expect_success 'offsets and an upstream patch: re-pinned, refs moved' '
+	to=$(new_kernel "1i /* three */\n/* new */\n/* lines */") &&
+	TO=$to sh "$TOP/scripts/repin.sh" >out; rc=$?;
+	cat out;
+	nb=$(git -C "$WORKTREE" rev-parse "$REF_NS/base"); nh=$(git -C "$WORKTREE" rev-parse "$REF_NS/series");
+	git -C "$WORKTREE" update-ref "$REF_NS/base" "$BASE" && git -C "$WORKTREE" update-ref "$REF_NS/series" "$HEAD" &&
+	git -C "$WORKTREE" checkout -q --detach "$HEAD" && [ $rc = 0 ] &&
+	grep -q "^upstream  *0001-.* reverse-applies" out &&
+	grep -q "^applies-offset  *.*REP-MOVSB.* offset 3 lines" out &&
+	[ "$(grep -c "^applies " out)" -ge 1 ] &&
+	[ "$nb" = "$to" ] &&
+	[ "$(git -C "$WORKTREE" rev-list --count "$to..$nh")" = "$(($(awk "!/^#/ && \$2 == \"applied\"" "$TOP/patches/series" | wc -l) - 1))" ]
+'
+done_testing

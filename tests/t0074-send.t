@@ -1,0 +1,22 @@
+#!/bin/sh
+# make send: a dry run of git send-email with To/Cc per patch from the
+# pinned tree's get_maintainer.pl; nothing is sent.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
+[ -f "$WORKTREE/scripts/get_maintainer.pl" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
+plan 2
+
+test_expect_success 'get_maintainer: x86 patches go to the x86 maintainers, mm ones to linux-mm' '
+	x86=$(ls "$TOP"/patches/*REP-MOVSB*.mbox) && mm=$(ls "$TOP"/patches/0002-mm-*.mbox) &&
+	sh "$TOP/scripts/get-maintainer.sh" to "$x86" >to && cat to && grep -q "mingo@redhat.com" to &&
+	grep -q "x86@kernel.org" to && sh "$TOP/scripts/get-maintainer.sh" cc "$x86" >cc && cat cc && grep -q "linux-kernel@vger.kernel.org" cc &&
+	sh "$TOP/scripts/get-maintainer.sh" cc "$mm" >cc2 && cat cc2 && grep -q "linux-mm@kvack.org" cc2
+'
+
+test_expect_success 'send: dry run lists every mail with its recipients, sends nothing' '
+	FROM="Tester <t@example.org>" sh "$TOP/scripts/send.sh" >out 2>err; rc=$?; cat out err; [ $rc = 0 ] &&
+	n=$(awk "!/^#/ && (\$2 == \"cover\" || \$2 == \"applied\")" "$TOP/patches/series" | wc -l) &&
+	[ "$(grep -c "^Dry-OK\|^Dry-Sent" out)" = "$n" ] &&
+	grep -q "linux-mm@kvack.org" out && grep -q "x86@kernel.org" out
+'
+done_testing
