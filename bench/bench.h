@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench.h - what copy-bench's files share.
+ *
+ * copy-bench.c   options, CPU pinning, the variant table, records
+ * experiments.c  the experiments, one function each, in a table
+ * selftest.c     the differential test of every variant against memcpy()
+ * stats.c        median and 95% CI (GSL)
+ * ntstore.S      non-temporal store bandwidth loops
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "record.h"
+#include "stats.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+enum variant_kind { V_MEMCPY, V_COPY_USER, V_FC, V_LOOP };
+
+typedef void *(*memcpy_fn)(void *dst, const void *src, size_t len);
+typedef unsigned long (*copy_user_fn)(void *dst, const void *src, size_t len);
+typedef void (*fc_fn)(void *dst, const void *src, size_t len);
+typedef void (*loop_fn)(void *dst, const void *src, size_t count,
+			size_t stride);
+
+struct variant {
+	const char *name;
+	enum variant_kind kind;
+	size_t size;		/* V_LOOP: bytes per copy */
+	const char *symbol;
+	const char *desc;
+	void *fn;		/* resolved in variants.so */
+};
+
+extern struct variant variants[];
+extern const size_t nr_variants;
+
+struct bench {
+	struct record_ctx ctx;
+	char cpu_name[64];	/* brand string, trimmed */
+	FILE *records;		/* JSON Lines out */
+	int cpu;		/* pinned to */
+	int quick;		/* small counts: tests, not figures */
+	int samples;		/* 0: each experiment's default */
+	unsigned long pages;	/* template copy: struct pages per pass */
+	const char *perf;	/* perf binary for the peer check, or NULL */
+	void (*sfence)(void);
+};
+
+struct variant *variant_find(const char *name);
+const char *claim_text(const char *id);
+void print_claim(const char *id, const char *reproduced);
+void print_header(const struct bench *b, const char *title);
+/* one record: case, metric, unit, samples, params (owned) */
+int emit(const struct bench *b, const char *case_name, const char *metric,
+	 const char *unit, const double *samples, size_t n, json_object *params);
+double now_ns(void);
+extern double timer_overhead_ns;
+
+/*
+ * A long sample (milliseconds and up) on a shared machine: its wall time,
+ * and how many times another task took the CPU during it (involuntary
+ * context switches), which the tables use to set such samples aside.
+ */
+struct lap {
+	double t0;
+	long ivcsw0;
+};
+
+void lap_start(struct lap *l);
+double lap_stop(const struct lap *l, long *preempted);
+/*
+ * Median and CI over the samples with preempted[i] == 0 when there are at
+ * least max(3, n / 3) of them: returns 0; else over all samples: returns 1
+ * (the tables mark it "*").  *used: how many samples were not preempted.
+ */
+int stats_clean(const double *v, const long *preempted, size_t n,
+		struct stats *s, size_t *used);
+void *map_buffer(size_t len, int huge);
+void unmap_buffer(void *p, size_t len);
+void flush_range(const void *p, size_t len);
+
+struct experiment {
+	const char *name;
+	int (*run)(struct bench *b);
+	const char *desc;
+};
+
+extern const struct experiment experiments[];
+extern const size_t nr_experiments;
+
+int selftest(unsigned long seed, unsigned long random_cases);
+
+void bench_nt_movnti(void *dst, size_t len);
+void bench_nt_avx512(void *dst, size_t len);
+
+#endif /* BENCH_H */

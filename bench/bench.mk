@@ -1,0 +1,45 @@
+# bench/bench.mk: host microbenchmarks that reproduce the copy changelogs'
+# numbers with the tree's own code.  Included by the top-level Makefile.
+#
+#   make bench                  the default suite on the base and the series
+#   make bench COMMITS='a b'    other commits (any rev, or REV+file.diff)
+#   make bench-list             the variant and experiment tables
+#
+# copy-bench is commit-independent; bench/gen.sh builds each commit's
+# routines into $(OUT)/bench/<commit>/variants.so, which it loads.
+
+BENCH_SRC = bench/copy-bench.c bench/experiments.c bench/selftest.c \
+	    bench/stats.c bench/ntstore.S
+BENCH_DEPS = $(BENCH_SRC) bench/bench.h bench/stats.h bench/variants.def \
+	     bench/claims.def
+
+TOOLS += $(BIN)/copy-bench
+
+$(OUT)/bench/obj/record.o: $(LIB_RECORD) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) -c -o $@ lib/record.c
+
+$(BIN)/copy-bench: $(BENCH_DEPS) $(OUT)/bench/obj/record.o $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $(BENCH_SRC) $(OUT)/bench/obj/record.o -ljson-c -lgsl -lgslcblas
+
+.PHONY: bench bench-list
+
+# COMMITS empty: bench/run.sh picks the base and the series (or, before
+# the series is applied, the base with the seed diffs in bench/seed-diffs).
+bench: $(BIN)/copy-bench
+	$(Q)COMMITS='$(COMMITS)' BENCH_ARGS='$(BENCH_ARGS)' sh bench/run.sh
+
+bench-list: $(BIN)/copy-bench
+	$(Q)$(BIN)/copy-bench --list
+
+HELP += '  bench          reproduce the changelogs'"'"' copy figures on this CPU (COMMITS=..., BENCH_ARGS=...)'
+HELP += '  bench-list     the bench'"'"'s variant and experiment tables'
+
+.PHONY: bench-check-c
+bench-check-c:
+	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f \
+		bench/*.c bench/*.h bench/kernel/*.c bench/kernel/*.h
+HELP += '  bench-check-c  checkpatch.pl --strict on the bench C'

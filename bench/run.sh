@@ -1,0 +1,83 @@
+#!/bin/sh
+# bench/run.sh: `make bench`.  For each commit: build its copy routines
+# (bench/gen.sh), check that every variant copies like memcpy() (a quick
+# selftest: timing a wrong copy proves nothing), then run the experiments
+# pinned to one CPU.  Tables go to stdout and to $OUT/bench/<run>/tables.txt,
+# records (JSON Lines, doc/records.md) to $OUT/bench/<run>/records.jsonl.
+#
+# COMMITS='REV REV+a.diff ...'  what to measure; empty: the base and the
+#   series ($REF_NS/series), or, while the series is not applied, the base
+#   plus the seed changes in bench/seed-diffs (REP MOVSB, seed 001;
+#   fixed-size flushcache fastpaths, seed 000), labelled as such.
+# BENCH_ARGS='...'  more copy-bench options (--only, --samples, --pages,
+#   --cpu, --quick).
+set -eu
+# shellcheck disable=SC2034 # read by scripts/lib.sh
+PROG=bench
+# shellcheck source=../scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+BENCH=$OUT/bin/copy-bench
+[ -x "$BENCH" ] || die "tools: $BENCH is not built: run 'make tools'"
+COMMITS=${COMMITS:-}
+BENCH_ARGS=${BENCH_ARGS:-}
+
+if [ -z "$COMMITS" ]; then
+	base=$(base_commit)
+	if series=$(kgit rev-parse --verify -q "$REF_NS/series^{commit}"); then
+		COMMITS="$base $series"
+	else
+		COMMITS="$base $base+$TOP/bench/seed-diffs/001-rep-movsb.diff+$TOP/bench/seed-diffs/000-flushcache-fastpaths.diff"
+		warn "commits: $REF_NS/series is not set (run 'make apply'): measuring the base and the base with the seed diffs of bench/seed-diffs instead"
+	fi
+fi
+
+RUN=$OUT/bench/run-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$RUN"
+RECORDS=$RUN/records.jsonl
+TABLES=$RUN/tables.txt
+
+# The peer check needs a working `perf bench`; say so when it does not.
+PERF_ARG=
+if command -v perf >/dev/null 2>&1 &&
+	perf bench mem memcpy -f x86-64-movsb -s 4KB -l 1 >"$RUN/perf-probe.log" 2>&1; then
+	PERF_ARG="--perf $(command -v perf)"
+else
+	warn "peer: 'perf bench mem memcpy' does not run here (Debian package linux-perf; $RUN/perf-probe.log): no peer check"
+fi
+
+for spec in $COMMITS; do
+	rev=${spec%%+*}
+	id=$(kgit rev-parse --verify -q "$rev^{commit}") ||
+		die "commits: '$rev' is not a commit in $(kernel_repo)"
+	label=$id
+	rest=${spec#"$rev"}
+	while [ -n "$rest" ]; do
+		rest=${rest#+}
+		d=${rest%%+*}
+		rest=${rest#"$d"}
+		label=$label+$(basename "$d" .diff)
+	done
+	spec=$id${spec#"$rev"}
+	dir=$OUT/bench/$label
+	progress "$label" "build the tree's copy routines into $dir/variants.so"
+	sh "$TOP/bench/gen.sh" "$spec" "$dir"
+	progress "$label" "selftest: every variant against memcpy()"
+	"$BENCH" --variants "$dir/variants.so" --selftest --cases 2000 >"$dir/selftest.log" ||
+		die "selftest: a variant of $label does not copy like memcpy() ($(grep FAIL "$dir/selftest.log" | head -n 1)): no figures for it"
+	progress "$label" "experiments (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
+	{
+		echo "### commit $label, kernel $(cat "$dir/kernel"), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "### load: $(uptime)"
+		rc=0
+		# shellcheck disable=SC2086 # option lists, split on purpose
+		"$BENCH" --variants "$dir/variants.so" --commit "$label" \
+			--kernel "$(cat "$dir/kernel")" --records "$RECORDS" \
+			$PERF_ARG $BENCH_ARGS || rc=$?
+		echo "### load after: $(uptime)"
+		# no pipefail in POSIX sh: the status goes around tee
+		echo "$rc" >"$dir/rc"
+	} | tee -a "$TABLES"
+	[ "$(cat "$dir/rc")" = 0 ] || die "experiments: copy-bench failed on $label (exit $(cat "$dir/rc")); partial records kept in $RECORDS"
+done
+progress "done" "records: $RECORDS, tables: $TABLES"

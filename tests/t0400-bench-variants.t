@@ -1,0 +1,118 @@
+#!/bin/sh
+# bench: the tree's copy routines, built per simulated feature set, copy
+# exactly like memcpy() (differential test, seeded); the ALTERNATIVE
+# branches really differ per feature set; copy-bench writes valid records.
+# No timing decides anything here.
+. "$(dirname "$0")/lib.sh"
+BENCH=$BIN/copy-bench
+GEN=$TOP/bench/gen.sh
+[ -x "$BENCH" ] || bail "$BENCH is not built: run 'make tools'"
+# shellcheck source=../scripts/pin.conf
+. "$TOP/scripts/pin.conf"
+BASE=$(git -C "$TOP/kernel-tree" rev-parse -q --verify "refs/tags/$PIN_TAG^{commit}") ||
+	bail "the pinned kernel is not imported: run 'make kernel-tree'"
+SEEDS=$TOP/bench/seed-diffs
+PATCHED="$BASE+$SEEDS/001-rep-movsb.diff+$SEEDS/000-flushcache-fastpaths.diff"
+G=$TEST_OUT/bench-variants
+plan 10
+
+test_expect_success 'gen.sh builds the base and the base with the seed diffs' '
+	sh "$GEN" "$BASE" "$G/base" && test -f "$G/base/variants.so" &&
+	[ "$(cat "$G/base/commit")" = "$BASE" ] &&
+	[ "$(cat "$G/base/kernel")" = "$PIN_KVER" ] &&
+	sh "$GEN" "$PATCHED" "$G/patched" && test -f "$G/patched/variants.so" &&
+	[ "$(cat "$G/patched/commit")" = "$BASE+001-rep-movsb+000-flushcache-fastpaths" ]
+'
+
+test_expect_success '--list prints every line of variants.def and every experiment' '
+	"$BENCH" --list >list && cat list &&
+	n=$(grep -c "^VARIANT(" "$TOP/bench/variants.def") &&
+	[ "$(sed -n "/^variants/,/^experiments/p" list | grep -c "^  ")" = "$n" ] &&
+	grep -q "^  copy-user-short " list && grep -q "^  template-copy " list
+'
+
+# objdump of one symbol of a variants.so
+dis() {
+	objdump -d --no-show-raw-insn "$1" | sed -n "/<$2>:/,/^\$/p"
+}
+
+test_expect_success 'ALTERNATIVE branches follow the simulated features (base)' '
+	so=$G/base/variants.so &&
+	dis "$so" m00___memcpy | sed -n 2p | grep -q "jmp .*<m00_memcpy_orig>" &&
+	dis "$so" m10___memcpy | sed -n 2p | grep -q "jmp .*<m10_memcpy_orig>" &&
+	dis "$so" m01___memcpy | grep -q "rep movsb" &&
+	dis "$so" m01___memcpy | sed -n 2p | grep -vq jmp &&
+	dis "$so" c10_rep_movs_alternative | grep -q "rep movsb" &&
+	! dis "$so" c00_rep_movs_alternative | grep -q "rep movsb" &&
+	dis "$so" c00_rep_movs_alternative | grep -q "rep movsq" &&
+	dis "$so" c11_bench_copy_user | grep -q "rep movsb" &&
+	dis "$so" c10_bench_copy_user | grep -q "call .*<c10_rep_movs_alternative>"
+'
+
+test_expect_success 'the REP MOVSB patch: ERMS without FSRM compares with 512, FSRM does not' '
+	so=$G/patched/variants.so &&
+	dis "$so" m10___memcpy | sed -n 2p | grep -q "cmp .*\$0x200,%rdx" &&
+	dis "$so" m10___memcpy | sed -n 3p | grep -q "jb .*<m10_memcpy_orig>" &&
+	dis "$so" m00___memcpy | sed -n 2p | grep -q "jmp .*<m00_memcpy_orig>" &&
+	! dis "$so" m11___memcpy | grep -q "cmp .*\$0x200"
+'
+
+test_expect_success 'the flushcache fastpaths: inline 64 B is MOVNTI only with seed 000' '
+	! dis "$G/patched/variants.so" bench_fc_inline_64 | grep -q call &&
+	dis "$G/patched/variants.so" bench_fc_inline_64 | grep -q movnti &&
+	dis "$G/base/variants.so" bench_fc_inline_64 | grep -q "call.*__memcpy_flushcache" &&
+	! dis "$G/base/variants.so" bench_fc_inline_16 | grep -q call
+'
+
+test_expect_success 'every variant copies like memcpy(): base (seeded, sizes 0..4096, misalignments 0..63)' '
+	"$BENCH" --variants "$G/base/variants.so" --selftest --seed 4 --cases 5000 >out &&
+	tail -n 3 out && grep -q "^ok: 0 variant(s) failed" out &&
+	[ "$(grep -c "^ok " out)" -ge 28 ]
+'
+
+test_expect_success 'every variant copies like memcpy(): base + seed diffs' '
+	"$BENCH" --variants "$G/patched/variants.so" --selftest --seed 5 --cases 5000 >out &&
+	tail -n 3 out && grep -q "^ok: 0 variant(s) failed" out
+'
+
+test_expect_success 'the selftest catches a broken copy (dropped store in memcpy_orig tail)' '
+	mkdir -p src/arch/x86/lib src/arch/x86/include/asm &&
+	for f in arch/x86/lib/memcpy_64.S arch/x86/lib/copy_user_64.S arch/x86/include/asm/string_64.h arch/x86/lib/usercopy_64.c; do
+		git -C "$TOP/kernel-tree" show "$BASE:$f" >"src/$f" || exit 1
+	done &&
+	grep -q "movq %r9,[[:space:]]*-1\*8(%rdi, %rdx)" src/arch/x86/lib/memcpy_64.S &&
+	sed -i "s/movq %r9,[[:space:]]*-1\*8(%rdi, %rdx)/nop/" src/arch/x86/lib/memcpy_64.S &&
+	sh "$GEN" "dir:$SCRATCH/src" g &&
+	expect_fail "$BENCH" --variants g/variants.so --selftest --cases 100 &&
+	grep "^FAIL memcpy-erms0-fsrm0: len [0-9]* src+0 dst+0: byte 8 " "$SCRATCH/out" &&
+	grep -q "^FAIL: 2 variant(s) failed" "$SCRATCH/out" &&
+	grep -q "^ok memcpy-erms1-fsrm1" "$SCRATCH/out"
+'
+
+test_expect_success 'copy-bench writes one valid record per case, with CPU, host and load' '
+	"$BENCH" --variants "$G/base/variants.so" --commit "$BASE" --kernel "$PIN_KVER" \
+		--quick --samples 2 --only copy-user-short,memcpy-align,flushcache-fixed \
+		--records r.jsonl >tables &&
+	grep -q "ran on the host, pinned to CPU" tables &&
+	python3 - r.jsonl "$BASE" "$PIN_KVER" <<-PY
+	import json, sys
+	recs = [json.loads(l) for l in open(sys.argv[1])]
+	assert len(recs) == 64 * 3 + 10 * 2 + 8 * 2, len(recs)
+	for r in recs:
+	    assert r["schema"] == "x86-copy-series/record/1" and r["suite"] == "bench"
+	    assert r["accel"] == "host" and r["commit"] == sys.argv[2] and r["kernel"] == sys.argv[3]
+	    assert len(r["samples"]) == 2 and all(isinstance(x, float) for x in r["samples"])
+	    assert r["cpu"]["vendor"] and "family" in r["cpu"] and "flags" in r["cpu"]
+	    assert r["host"] and r["time"] and r["loadavg"] and "pinned_cpu" in r
+	    assert r["params"]["variant"]
+	assert len({r["case"] for r in recs}) == len(recs)
+	PY
+'
+test_expect_success 'usage errors exit 2, a missing variants.so exits 1 and says how to build it' '
+	rc=0; "$BENCH" >/dev/null 2>&1 || rc=$?; [ $rc = 2 ] &&
+	rc=0; "$BENCH" --variants "$G/base/variants.so" --only no-such >/dev/null 2>err || rc=$?;
+	[ $rc = 2 ] && grep -q "no experiment .no-such." err &&
+	expect_fail "$BENCH" --variants "$SCRATCH/none.so" --selftest &&
+	grep_err "^copy-bench: variants: cannot load .*none.so.*bench/gen.sh"
+'
+done_testing
