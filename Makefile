@@ -37,7 +37,7 @@ LIB_RECORD = lib/record.c lib/record.h
 # Each area adds its targets, tools (TOOLS += ...) and help lines
 # (HELP += ...) in its own fragment.
 HELP =
--include bench-vm/bench-vm.mk bench/bench.mk
+-include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk
 
 .PHONY: all help deps kernel-tree apply build export range-diff repin trailers send \
 	tools test check-c clean distclean
