@@ -1,0 +1,57 @@
+# ci/ci.mk: the per-commit pipeline, its report, the regression gate and the
+# merge of several hosts' results.  Included by the top-level Makefile.
+#
+#   make ci            every commit base..series: build, checks, bench-vm,
+#                      bench; results in $(OUT)/ci/<commit>/, report in
+#                      $(OUT)/ci/report.{md,json}, plots in $(OUT)/ci/plots
+#   make ci-quick      base and head only, NS_SIZE=4G, REBINDS=5, bench --quick
+#   make report        the report again from the records in $(OUT)/ci
+#   make merge RESULTS='dir1 dir2 file.jsonl'  several hosts: one table by CPU
+#
+# A step whose inputs (commit, options, tools) did not change is skipped:
+# $(OUT)/ci/<commit>/<step>.stamp holds the hash of its inputs.
+
+CI_SRC = ci/report.c ci/records.c ci/stats.c
+CI_DEPS = $(CI_SRC) ci/records.h ci/stats.h ci/claims.def bench/claims.def lib/record.h
+CI_LIBS = -ljson-c -lgsl -lgslcblas -lm
+
+TOOLS += $(BIN)/ci-report $(BIN)/ci-record
+
+$(BIN)/ci-report: $(CI_DEPS) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CI_SRC) $(CI_LIBS)
+
+$(BIN)/ci-record: ci/record-cli.c $(LIB_RECORD) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ ci/record-cli.c lib/record.c -ljson-c
+
+# Options of the pipeline (ci/run.sh reads them from the environment).
+GATE_PCT ?= 5
+export GATE_PCT GATE_ONLY CI_COMMITS CI_STEPS NS_SIZE REBINDS CPU ACCEL BENCH_ARGS RESULTS
+
+.PHONY: ci ci-quick report merge ci-check-c
+
+ci: tools
+	$(Q)sh ci/run.sh
+
+ci-quick: tools
+	$(Q)CI_QUICK=1 sh ci/run.sh
+
+report: $(BIN)/ci-report
+	$(Q)sh ci/run.sh --report-only
+
+merge: $(BIN)/ci-report
+	$(Q)sh ci/merge.sh $(RESULTS)
+
+ci-check-c:
+	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f \
+		ci/*.c ci/*.h
+
+HELP += '  ci             every commit: build, checks, bench-vm, bench; report + gate (GATE_PCT=5)'
+HELP += '                 results in out/ci/<commit>/, report out/ci/report.md; reruns skip unchanged steps'
+HELP += '  ci-quick       ci on base and head only, NS_SIZE=4G, REBINDS=5, bench --quick'
+HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
+HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
+HELP += '  ci-check-c     checkpatch.pl --strict on the ci C'

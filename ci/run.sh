@@ -1,0 +1,225 @@
+#!/bin/sh
+# ci/run.sh: make ci, make ci-quick, make report.  For every commit from
+# the base to the head of the series, runs the steps of ci/steps.sh (build,
+# checks, bench-vm, bench) into $OUT/ci/<commit>/<step>/, then ci-report on
+# all their records: $OUT/ci/report.{txt,md,json}, plots in $OUT/ci/plots,
+# and the regression gate.
+#
+#   run.sh [--report-only]
+# Environment:
+#   CI_COMMITS='REV...'  the commits, in order, the first being the base of
+#                        the comparison (default: base and base..series)
+#   CI_QUICK=1           base and head only, NS_SIZE=4G, REBINDS=5,
+#                        BENCH_ARGS=--quick (each unless set)
+#   CI_STEPS='build ...' the steps to run (default: all of ci/steps.sh)
+#   CI_STEPS_FILE=FILE   the step definitions (tests use a fake one)
+#   GATE_PCT=5           the gate: worse than the parent by more than this,
+#                        with p < 0.05, fails the run
+#   GATE_ONLY='GLOB...'  what the gate looks at, "suite/case/metric" globs
+#                        (default: the bench-vm rebind memmap init times;
+#                        '*' for everything)
+#   NS_SIZE, REBINDS, CPU, ACCEL (bench-vm), BENCH_ARGS (bench)
+# A step whose inputs hash equals its stamp ($OUT/ci/<commit>/<step>.stamp)
+# is skipped, so a rerun after an interruption resumes where it stopped; a
+# step that fails or is skipped leaves no stamp and runs again next time.
+# Exit: 0; 1 when a step failed, a report could not be made or the gate
+# found a regression; 2 usage.
+set -eu
+PROG=ci
+# shellcheck source=../scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+CI_OUT=${CI_OUT:-$OUT/ci}
+CI_STEPS_FILE=${CI_STEPS_FILE:-$TOP/ci/steps.sh}
+REPORT=${CI_REPORT:-$BIN/ci-report}
+GATE_PCT=${GATE_PCT:-5}
+GATE_ONLY=${GATE_ONLY-bench-vm/*/rebind/memmap_init_ms}
+CI_QUICK=${CI_QUICK:-}
+report_only=
+case ${1:-} in
+'') ;;
+--report-only) report_only=1 ;;
+*) usage_die "run.sh [--report-only]" ;;
+esac
+[ $# -le 1 ] || usage_die "run.sh [--report-only]"
+
+if [ -n "$CI_QUICK" ]; then
+	NS_SIZE=${NS_SIZE:-4G}
+	REBINDS=${REBINDS:-5}
+	BENCH_ARGS=${BENCH_ARGS:---quick}
+fi
+NS_SIZE=${NS_SIZE:-100G}
+REBINDS=${REBINDS:-30}
+CPU=${CPU:-max}
+ACCEL=${ACCEL:-auto}
+BENCH_ARGS=${BENCH_ARGS:-}
+export NS_SIZE REBINDS CPU ACCEL BENCH_ARGS
+
+# Helpers for the step definitions.
+# sha256 of files (missing ones say so), for the inputs
+files_hash() {
+	for f in "$@"; do
+		if [ -f "$f" ]; then
+			printf '%s %s\n' "$(sha256sum <"$f" | cut -d' ' -f1)" "${f#"$TOP"/}"
+		else
+			printf 'missing %s\n' "${f#"$TOP"/}"
+		fi
+	done
+}
+
+skip() {
+	printf '%s\n' "$2" >"$1/skipped"
+	printf '%s: skipped: %s\n' "$PROG" "$2" >&2
+	return 3
+}
+
+[ -r "$CI_STEPS_FILE" ] || die "steps: $CI_STEPS_FILE is missing"
+# shellcheck source=steps.sh
+. "$CI_STEPS_FILE"
+CI_STEPS=${CI_STEPS:-$CI_ALL_STEPS}
+[ -x "$REPORT" ] || die "tools: $REPORT is not built: run 'make tools'"
+
+# the commits, in order
+if [ -n "${CI_COMMITS:-}" ]; then
+	commits=
+	for c in $CI_COMMITS; do
+		id=$(kgit rev-parse --verify -q "$c^{commit}") ||
+			die "commits: '$c' is not a commit in $(kernel_repo)"
+		commits="$commits $id"
+	done
+else
+	base=$(base_commit)
+	head=$(kgit rev-parse -q --verify "$REF_NS/series^{commit}") ||
+		die "series: $REF_NS/series is not set in $(kernel_repo): run 'make apply' first"
+	commits="$base $(kgit rev-list --reverse "$base..$head")"
+fi
+if [ -n "$CI_QUICK" ]; then
+	set -- $commits
+	first=$1
+	shift $(($# - 1))
+	commits="$first $1"
+	[ "$first" != "$1" ] || commits=$first
+fi
+set -- $commits
+n=$#
+
+mkdir -p "$CI_OUT"
+for c in $commits; do
+	printf '%s\t%s\n' "$c" "$(kgit log -1 --format=%s "$c")"
+done >"$CI_OUT/commits.txt"
+
+# hash_of: sha256 of stdin
+hash_of() {
+	sha256sum | cut -d' ' -f1
+}
+
+# fn_of STEP: the shell name of a step ("bench-vm" -> "bench_vm")
+fn_of() {
+	printf '%s' "$1" | tr -c 'a-z0-9\n' '_'
+}
+
+failed= skipped=
+summary=$CI_OUT/summary.txt
+if [ -z "$report_only" ]; then
+	printf '%-12s' commit >"$summary.tmp"
+	for s in $CI_STEPS; do printf ' %-10s' "$s"; done >>"$summary.tmp"
+	echo >>"$summary.tmp"
+	i=0 parent=
+	for c in $commits; do
+		i=$((i + 1))
+		short=$(printf %.12s "$c")
+		line=$(printf '%-12s' "$short")
+		for s in $CI_STEPS; do
+			f=$(fn_of "$s")
+			command -v "step_${f}_run" >/dev/null ||
+				die "steps: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
+			dir=$CI_OUT/$c/$s
+			stamp=$CI_OUT/$c/$s.stamp
+			inputs=$("step_${f}_inputs" "$c") ||
+				die "$s: the inputs of $short cannot be read"
+			hash=$(printf '%s\n' "$inputs" | hash_of)
+			if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
+				progress "$i/$n $short" "$s: up to date (inputs $(printf %.12s "$hash"))"
+				line="$line $(printf ' %-10s' same)"
+				continue
+			fi
+			rm -rf "$dir" "$stamp"
+			mkdir -p "$dir"
+			printf '%s\n' "$inputs" >"$dir/inputs"
+			progress "$i/$n $short" "$s: start (log: $dir/log)"
+			t=$(date +%s)
+			# no pipefail in POSIX sh: the status goes around tee
+			{
+				rc=0
+				"step_${f}_run" "$c" "$dir" "$parent" || rc=$?
+				echo "$rc" >"$dir/rc"
+			} 2>&1 | tee "$dir/log" | sed 's/^/    /' >&2
+			rc=$(cat "$dir/rc")
+			t=$(($(date +%s) - t))
+			case $rc in
+			0)
+				echo "$hash" >"$stamp.tmp" && mv "$stamp.tmp" "$stamp"
+				progress "$i/$n $short" "$s: ok in ${t}s"
+				line="$line $(printf ' %-10s' ok)" ;;
+			3)
+				why=$(cat "$dir/skipped" 2>/dev/null || echo "no reason given")
+				progress "$i/$n $short" "$s: skipped: $why"
+				skipped="$skipped $short:$s"
+				line="$line $(printf ' %-10s' skipped)" ;;
+			*)
+				progress "$i/$n $short" "$s: FAILED (exit $rc) after ${t}s: see $dir/log"
+				failed="$failed $short:$s"
+				line="$line $(printf ' %-10s' FAIL)" ;;
+			esac
+		done
+		echo "$line" >>"$summary.tmp"
+		parent=$c
+	done
+	mv "$summary.tmp" "$summary"
+	cat "$summary" >&2
+fi
+
+# the report, from the records of these commits only
+dirs=
+for c in $commits; do
+	[ -d "$CI_OUT/$c" ] && dirs="$dirs $CI_OUT/$c"
+done
+[ -n "$dirs" ] || die "report: no results under $CI_OUT for these commits: run 'make ci' first"
+set --
+for g in $GATE_ONLY; do set -- "$@" --gate-only "$g"; done
+rm -rf "$CI_OUT/plots"
+progress report "ci-report: $CI_OUT/report.md, report.json, plots/"
+rrc=0
+# shellcheck disable=SC2086 # one path per commit
+"$REPORT" --commits "$CI_OUT/commits.txt" --markdown "$CI_OUT/report.md" \
+	--json "$CI_OUT/report.json" --plots "$CI_OUT/plots" --gate-pct "$GATE_PCT" \
+	"$@" $dirs >"$CI_OUT/report.txt" || rrc=$?
+cat "$CI_OUT/report.txt"
+plots_ok=1
+if command -v gnuplot >/dev/null; then
+	for gp in "$CI_OUT"/plots/*.gp; do
+		[ -f "$gp" ] || continue
+		(cd "$CI_OUT/plots" && gnuplot "$(basename "$gp")") 2>"$gp.err" || {
+			warn "plots: gnuplot failed on $gp: $(head -n 3 "$gp.err" | tr '\n' ' ')"
+			plots_ok=
+		}
+	done
+else
+	warn "plots: gnuplot is not installed (Debian gnuplot-nox; run 'make deps'): the scripts are in $CI_OUT/plots, no images"
+	plots_ok=
+fi
+
+status=0
+[ -z "$skipped" ] || warn "skipped:$skipped (reasons above and in $CI_OUT/<commit>/<step>/skipped)"
+if [ -n "$failed" ]; then
+	printf '%s: steps failed:%s\n' "$PROG" "$failed" >&2
+	status=1
+fi
+if [ "$rrc" != 0 ]; then
+	printf '%s: report: ci-report exited %s (a regression over GATE_PCT=%s%% is named above)\n' \
+		"$PROG" "$rrc" "$GATE_PCT" >&2
+	status=1
+fi
+[ -n "$plots_ok" ] || status=1
+progress done "report: $CI_OUT/report.md (exit $status)"
+exit $status

@@ -1,0 +1,54 @@
+#!/bin/sh
+# ci-report on fixture records of a three-commit series: the text and the
+# Markdown equal the golden files (tests/golden/ci-report.*), the changelog
+# lines and the claimed-vs-reproduced rows are there, the plots render.
+. "$(dirname "$0")/lib.sh"
+REPORT=$BIN/ci-report
+FX=$TOP/tests/fixtures/ci
+[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
+plan 4
+
+report() {
+	sh "$FX/series.sh" fx &&
+	"$REPORT" --commits fx/commits.txt --markdown r.md --json r.json --plots plots \
+		fx/bench-vm.jsonl fx/bench.jsonl >r.txt
+}
+
+test_expect_success 'text and Markdown equal the golden files' '
+	report &&
+	diff -u "$TOP/tests/golden/ci-report.txt" r.txt &&
+	diff -u "$TOP/tests/golden/ci-report.md" r.md
+'
+
+test_expect_success 'changelog lines and claims name the figures' '
+	report &&
+	grep -q "^Average of rebinds for nd_pmem driver: 98.25 ms (-34.2% vs parent" r.txt &&
+	grep -q "^Test: TCG (relative change only)" r.txt &&
+	grep -q "C000_ND *claimed 150.83 -> 96.79 (-35.8%) *reproduced 149.22 -> 98.25 ms" r.txt &&
+	grep -q "V5_DAX *claimed 273.31 -> 119.04 (-56.4%)" r.txt &&
+	grep -q "TMPL_ND .*no data: commit" r.txt
+'
+
+test_expect_success 'an error record is listed, a malformed line is refused with file:line' '
+	report &&
+	printf "%s\n" "{\"schema\":\"x86-copy-series/record/1\",\"suite\":\"bench-vm\",\"case\":\"run\",\"metric\":\"error\",\"unit\":\"count\",\"samples\":[],\"commit\":\"1111111111111111111111111111111111111111\",\"error\":\"qemu: watchdog\"}" >err.jsonl &&
+	"$REPORT" --commits fx/commits.txt fx/bench-vm.jsonl err.jsonl >e.txt &&
+	grep -q "bench-vm/run: qemu: watchdog (err.jsonl:1)" e.txt &&
+	echo "{\"schema\":\"other\"}" >bad.jsonl &&
+	expect_fail "$REPORT" fx/bench-vm.jsonl bad.jsonl &&
+	grep_err "ci-report: records: bad.jsonl:1: schema is .other."
+'
+
+if command -v gnuplot >/dev/null; then
+	test_expect_success 'the plots render as PNG and SVG, titles name TCG and the CPU' '
+		report &&
+		grep -q "TCG (relative change only), CPU: QEMU TCG CPU" plots/bench-vm.nd_pmem_rebind.memmap_init_ms.gp &&
+		grep -q "host, CPU: Intel(R) Xeon(R) Gold 6338" plots/bench-memcpy-sweep-ns_per_call.gp &&
+		(cd plots && for g in *.gp; do gnuplot "$g" || exit 1; done) &&
+		[ "$(ls plots/*.png | wc -l)" = 3 ] && [ "$(ls plots/*.svg | wc -l)" = 3 ] &&
+		head -c 8 plots/bench-vm.nd_pmem_rebind.memmap_init_ms.png | od -c | grep -q "P   N   G"
+	'
+else
+	test_skip 'the plots render as PNG and SVG' 'gnuplot is not installed (gnuplot-nox)'
+fi
+done_testing

@@ -1,0 +1,31 @@
+#!/bin/sh
+# make merge: the records of two hosts with different CPUs become one
+# table with a column per CPU model; the joined records are kept.
+. "$(dirname "$0")/lib.sh"
+REC=$TOP/tests/fixtures/ci/rec.sh
+[ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
+plan 2
+B=1111111111111111111111111111111111111111
+H=3333333333333333333333333333333333333333
+
+hosts() {
+	mkdir -p a/x b &&
+	sh "$REC" --normal 100 2 10 1 bench memcpy-sweep/v/64 ns_per_call ns $B host "AMD EPYC 7763" hostA "{}" >a/x/records.jsonl &&
+	sh "$REC" --normal 50 2 10 2 bench memcpy-sweep/v/64 ns_per_call ns $H host "AMD EPYC 7763" hostA "{}" >>a/x/records.jsonl &&
+	sh "$REC" --normal 200 2 10 3 bench memcpy-sweep/v/64 ns_per_call ns $B host "Intel Xeon 6338" hostB "{}" >b/records.jsonl &&
+	sh "$REC" --normal 190 2 10 4 bench memcpy-sweep/v/64 ns_per_call ns $H host "Intel Xeon 6338" hostB "{}" >>b/records.jsonl
+}
+
+test_expect_success 'two hosts: one row per commit, one column per CPU, change against the base per CPU' '
+	hosts && MERGE_OUT=$SCRATCH/m sh "$TOP/ci/merge.sh" a b/records.jsonl &&
+	cat m/merge.md &&
+	grep -q "| host, AMD EPYC 7763 (hostA) | host, Intel Xeon 6338 (hostB) |" m/merge.md &&
+	grep -q "^| bench.memcpy-sweep/v/64.ns_per_call (ns) | 333333333333 |  | 5[0-9].[0-9]* ± .* (n 10) -5[0-9].[0-9]% \*\*\* | 1[89][0-9].[0-9]* ± .* (n 10) -[0-9].[0-9]% \*\*\* |" m/merge.md &&
+	[ "$(wc -l <m/records.jsonl)" = 4 ]
+'
+
+test_expect_success 'a missing input is named; no input is a usage error' '
+	expect_fail sh "$TOP/ci/merge.sh" nothere && grep_err "merge: inputs: .nothere. does not exist" &&
+	rc=0; sh "$TOP/ci/merge.sh" 2>/dev/null || rc=$?; [ $rc = 2 ]
+'
+done_testing

@@ -1,0 +1,65 @@
+#!/bin/sh
+# ci/run.sh's stamps: an interrupted run resumes at the step that did not
+# finish; a rerun with nothing changed runs nothing; a changed option
+# reruns every commit; a skipped step says why and keeps no stamp.  A fake
+# step (CI_STEPS_FILE) on a three-commit repository stands in for the
+# builds and VM runs.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BIN/ci-report" ] && [ -x "$BIN/ci-record" ] || bail "ci tools are not built: run 'make tools'"
+plan 4
+
+setup() {
+	git init -q repo &&
+	for n in 1 2 3; do
+		echo $n >repo/f && git -C repo add f &&
+		git -C repo -c user.name=T -c user.email=t@example.org commit -q -m "x: commit $n" || return 1
+	done &&
+	git -C repo update-ref "$REF_NS/base" HEAD~2 &&
+	git -C repo update-ref "$REF_NS/series" HEAD &&
+	cat >steps.sh <<-\EOS
+	CI_ALL_STEPS="fake skipper"
+	step_fake_inputs() { echo "commit $1 opt ${FAKE_OPT:-0}"; }
+	step_fake_run() {
+		echo "$1" >>"$SCRATCH/ran"
+		# FAIL_AT=<commit>: this step dies there, as an interrupted run would
+		[ "$1" != "${FAIL_AT:-}" ] || { echo "fake: interrupted" >&2; return 1; }
+		"$BIN/ci-record" --suite bench-vm --case nd_pmem/rebind --metric memmap_init_ms \
+			--unit ms --commit "$1" --accel tcg 10 11 12 >"$2/records.jsonl"
+	}
+	step_skipper_inputs() { echo "commit $1"; }
+	step_skipper_run() { skip "$2" "nothing to do here, on purpose"; }
+	EOS
+}
+
+ci() {
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+		sh "$TOP/ci/run.sh" >ci.out 2>ci.err
+}
+
+test_expect_success 'a step that fails at commit 2: exit 1, the others go on; the rerun runs only it' '
+	setup && c2=$(git -C repo rev-parse HEAD~1) &&
+	rc=0; FAIL_AT=$c2 ci || rc=$?; cat ci.err; [ $rc = 1 ] &&
+	grep -q "steps failed: $(printf %.12s $c2):fake" ci.err &&
+	[ "$(wc -l <ran)" = 3 ] && [ ! -f ci/$c2/fake.stamp ] &&
+	: >ran && ci && cat ci.err &&
+	[ "$(cat ran)" = "$c2" ] &&
+	grep -q "1/3 .*fake: up to date" ci.err && grep -q "3/3 .*fake: up to date" ci.err
+'
+
+test_expect_success 'nothing changed: nothing runs; a changed option reruns all' '
+	setup && ci && : >ran && ci && [ ! -s ran ] &&
+	FAKE_OPT=1 ci && [ "$(wc -l <ran)" = 3 ]
+'
+
+test_expect_success 'a skipped step says why and keeps no stamp' '
+	setup && ci &&
+	grep -q "skipper: skipped: nothing to do here, on purpose" ci.err &&
+	[ -z "$(ls ci/*/skipper.stamp 2>/dev/null)" ] &&
+	grep -q "warning: skipped:" ci.err
+'
+
+test_expect_success 'the report is made from the steps'"'"' records; the default gate passes' '
+	setup && ci && [ -s ci/report.md ] && [ -s ci/report.json ] &&
+	grep -q "^Average of rebinds for nd_pmem driver: 11.00 ms (+0.0% vs parent" ci/report.txt
+'
+done_testing
