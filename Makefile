@@ -105,8 +105,9 @@ $(BIN)/%: tools/%.c lib/mbox.c lib/mbox.h $(OUT)/cflags
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $< lib/mbox.c
 
-# The test suite needs the packages (deps) and the sanitized tools.
-test: deps
+# The test suite needs the packages (deps), the kernel source (some tools,
+# gen_init_cpio, come from it) and the sanitized tools.
+test: deps kernel-tree
 	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
 	$(Q)prove -f tests/
 

@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * agent.c - the bench-vm guest agent: PID 1 of the benchmark's initramfs.
+ *
+ * It reproduces the changelogs' procedure on two label-less emulated
+ * NVDIMMs: namespace0.0 becomes fsdax with map=dev (pfn device, nd_pmem),
+ * namespace1.0 devdax with align=2M (dax device, dax_pmem).  For each
+ * driver it does the first binding and N rebinds through sysfs and takes,
+ * per bind, memmap_init_zone_device()'s pr_debug line from /dev/kmsg (the
+ * kernel command line turns it on with dyndbg=) and its own
+ * CLOCK_MONOTONIC time around the bind.
+ *
+ * Results go to the host as tab-separated lines on the virtio-serial port
+ * named "bench-vm.agent" (bench-vm/collect.c turns them into records); the
+ * console is never parsed, so kernel messages cannot corrupt them:
+ *   hello  kernel= boot_us= ns0_size= ns1_size=
+ *   cpu    vendor= family= model= stepping= model_name= flags=
+ *   step   name=                  what the agent starts now
+ *   sample driver= case=first|rebind index= pages= memmap_ms= lines=
+ *          bind_us= unbind_us= boot_us=
+ *   check  device= what=odirect|mmap bytes= result=ok
+ *   pages  driver= line=      bench_vm_pages.ko's output (pages=1)
+ *   error  step= msg=
+ *   done
+ * Every failure becomes an error line and a power-off, never a hang (the
+ * host's watchdog is for a hung kernel, or for hang=1).
+ *
+ * Options, as key=value arguments after "--" on the kernel command line,
+ * are declared in the table opts[]; "help" lists them.
+ */
+#define _GNU_SOURCE	/* O_DIRECT */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/compiler.h>	/* kernel-tree/tools/include: __printf, __noreturn */
+
+#include "kmsg.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PORT_NAME "bench-vm.agent"
+/* the struct page digest module (bench-vm/pages), when pages=1 */
+#define PAGES_KO "/bench_vm_pages.ko"
+#define PAGES_PREFIX "bench_vm_pages: "
+#define ND_DEVICES "/sys/bus/nd/devices"
+#define ND_DRIVERS "/sys/bus/nd/drivers"
+/* the memmap line follows the bind synchronously; this is a safety net */
+#define KMSG_WAIT_MS 5000
+/* virtio-serial ports appear from a workqueue, possibly after init runs */
+#define PORT_WAIT_MS 10000
+
+static unsigned long long opt_rebinds = 30;
+static unsigned long long opt_dax_align = 2 << 20;
+static unsigned long long opt_fsdax_align;	/* 0: the kernel's default */
+static unsigned long long opt_hang;
+static unsigned long long opt_probe;
+static unsigned long long opt_pages;
+
+static const struct opt {
+	const char *name;
+	unsigned long long *val;
+	const char *desc;
+} opts[] = {
+	{ "rebinds", &opt_rebinds, "rebinds per driver after the first binding" },
+	{ "dax_align", &opt_dax_align, "devdax align in bytes (K/M/G suffixes)" },
+	{ "fsdax_align", &opt_fsdax_align, "fsdax align in bytes, 0: kernel default" },
+	{ "hang", &opt_hang, "1: sleep forever after hello (tests the watchdog)" },
+	{ "probe", &opt_probe, "1: power off after hello (does this accel boot?)" },
+	{ "pages", &opt_pages, "1: digest the struct pages with " PAGES_KO },
+};
+
+static int port_fd = -1;
+static int kmsg_fd = -1;
+static const char *cur_step = "start";
+
+static __printf(1, 2) void send_line(const char *fmt, ...);
+static __printf(1, 2) __noreturn void fail(const char *fmt, ...);
+
+static unsigned long long now_us(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static __noreturn void power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	/* not reached; PID 1 must not exit (that panics), so wait */
+	for (;;)
+		pause();
+}
+
+static void write_all(int fd, const char *s, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+/* One protocol line; tabs and newlines inside fields would break it. */
+static void vsend_line(const char *fmt, va_list ap)
+{
+	char buf[8192];
+	int n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (port_fd >= 0)
+		write_all(port_fd, buf, (size_t)n);
+}
+
+static void send_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsend_line(fmt, ap);
+	va_end(ap);
+}
+
+static void clean_field(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\t' || *s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+static void fail(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	clean_field(msg);
+	send_line("error\tstep=%s\tmsg=%s", cur_step, msg);
+	/* also on the console, for a human reading console.log */
+	dprintf(2, "bench-vm-agent: %s: %s\n", cur_step, msg);
+	power_off();
+}
+
+static void enter_step(const char *name)
+{
+	cur_step = name;
+	send_line("step\tname=%s", name);
+}
+
+static int path_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+static void write_attr(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	n = write(fd, val, len);
+	if (n < 0)
+		fail("write '%s' to %s: %s", val, path, strerror(errno));
+	if ((size_t)n != len)
+		fail("write '%s' to %s: short write", val, path);
+	close(fd);
+}
+
+static void read_attr(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		fail("read %s: %s", path, strerror(errno));
+	close(fd);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+}
+
+static __printf(3, 4) void attr_path(char *buf, size_t size, const char *fmt, ...);
+static void attr_path(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size)
+		fail("path too long: %s", buf);
+}
+
+static void mount_fs(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
+		fail("mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+/* The /dev node of the virtio-serial port named PORT_NAME. */
+static int open_port(void)
+{
+	char path[512], name[128];
+	struct dirent *de;
+	int waited, fd;
+	DIR *d;
+
+	for (waited = 0; waited < PORT_WAIT_MS; waited += 10) {
+		d = opendir("/sys/class/virtio-ports");
+		while (d && (de = readdir(d))) {
+			FILE *f;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name",
+				 de->d_name);
+			f = fopen(path, "re");
+			if (!f)
+				continue;
+			if (!fgets(name, sizeof(name), f))
+				name[0] = '\0';
+			fclose(f);
+			name[strcspn(name, "\n")] = '\0';
+			if (strcmp(name, PORT_NAME))
+				continue;
+			snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+			closedir(d);
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (fd < 0)
+				fail("open %s: %s", path, strerror(errno));
+			return fd;
+		}
+		if (d)
+			closedir(d);
+		usleep(10000);
+	}
+	fail("no virtio-serial port %s after %d ms: no -device virtserialport,name=%s?",
+	     PORT_NAME, PORT_WAIT_MS, PORT_NAME);
+}
+
+static int parse_size(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'G':
+		*v <<= 10;
+		fallthrough;
+	case 'M':
+		*v <<= 10;
+		fallthrough;
+	case 'K':
+		*v <<= 10;
+		end++;
+		break;
+	}
+	return *end ? -1 : 0;
+}
+
+static void parse_opts(int argc, char **argv)
+{
+	size_t i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		const char *eq = strchr(argv[a], '=');
+		size_t n = eq ? (size_t)(eq - argv[a]) : strlen(argv[a]);
+
+		for (i = 0; i < ARRAY_SIZE(opts); i++)
+			if (strlen(opts[i].name) == n && !strncmp(argv[a], opts[i].name, n))
+				break;
+		if (i == ARRAY_SIZE(opts) || !eq) {
+			for (i = 0; i < ARRAY_SIZE(opts); i++)
+				dprintf(2, "bench-vm-agent: option %s=N: %s\n",
+					opts[i].name, opts[i].desc);
+			fail("unknown option '%s' (options: key=value, listed on the console)",
+			     argv[a]);
+		}
+		if (parse_size(eq + 1, opts[i].val))
+			fail("option %s: '%s' is not a number", opts[i].name, eq + 1);
+	}
+}
+
+/* The first processor block of /proc/cpuinfo, as one "cpu" line. */
+static void send_cpu(void)
+{
+	/* static: the table below points into them */
+	static char vendor[64], family[16], model[16], stepping[16];
+	static char model_name[128], flags[4096];
+	char line[4096];
+	static const struct {
+		const char *key;
+		char *dst;
+		size_t size;
+	} keys[] = {
+		{ "vendor_id", vendor, sizeof(vendor) },
+		{ "cpu family", family, sizeof(family) },
+		{ "model", model, sizeof(model) },
+		{ "stepping", stepping, sizeof(stepping) },
+		{ "model name", model_name, sizeof(model_name) },
+		{ "flags", flags, sizeof(flags) },
+	};
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	size_t i;
+
+	if (!f)
+		fail("open /proc/cpuinfo: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
+		char *colon = strchr(line, ':');
+		size_t klen;
+
+		if (!colon)
+			continue;
+		for (klen = (size_t)(colon - line);
+		     klen && (line[klen - 1] == '\t' || line[klen - 1] == ' '); klen--)
+			;
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
+			if (strlen(keys[i].key) != klen || strncmp(line, keys[i].key, klen))
+				continue;
+			snprintf(keys[i].dst, keys[i].size, "%s",
+				 colon[1] == ' ' ? colon + 2 : colon + 1);
+			keys[i].dst[strcspn(keys[i].dst, "\n")] = '\0';
+			clean_field(keys[i].dst);
+		}
+	}
+	fclose(f);
+	if (!flags[0])
+		fail("/proc/cpuinfo has no flags line");
+	send_line("cpu\tvendor=%s\tfamily=%s\tmodel=%s\tstepping=%s\tmodel_name=%s\tflags=%s",
+		  vendor, family, model, stepping, model_name, flags);
+}
+
+/* Forget what /dev/kmsg holds so far: only the next bind's lines count. */
+static void kmsg_skip(void)
+{
+	if (lseek(kmsg_fd, 0, SEEK_END) < 0)
+		fail("seek /dev/kmsg: %s", strerror(errno));
+}
+
+/*
+ * The memmap_init_zone_device lines since kmsg_skip(): wait for the first
+ * (up to KMSG_WAIT_MS), then take whatever else is already there.  One
+ * pgmap range gives one line; sum them in case a device has several.
+ */
+static int kmsg_memmap_lines(unsigned long *pages, unsigned long *ms)
+{
+	char buf[8192];
+	struct kmsg_rec rec;
+	struct pollfd pfd = { .fd = kmsg_fd, .events = POLLIN };
+	unsigned long p, m;
+	int lines = 0, r;
+	ssize_t n;
+
+	*pages = 0;
+	*ms = 0;
+	for (;;) {
+		n = read(kmsg_fd, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EPIPE)	/* overwritten records: go on */
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			if (lines)
+				return lines;
+			r = poll(&pfd, 1, KMSG_WAIT_MS);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return 0;
+			continue;
+		}
+		if (n < 0)
+			fail("read /dev/kmsg: %s", strerror(errno));
+		buf[n] = '\0';
+		if (kmsg_parse(buf, (size_t)n, &rec))
+			fail("/dev/kmsg: malformed record '%.80s'", buf);
+		r = kmsg_memmap(&rec, &p, &m);
+		if (r < 0)
+			fail("/dev/kmsg: unexpected memmap_init_zone_device line '%.*s'",
+			     (int)rec.text_len, rec.text);
+		if (r > 0) {
+			*pages += p;
+			*ms += m;
+			lines++;
+		}
+	}
+}
+
+static int is_bound(const char *dev)
+{
+	char path[256];
+
+	attr_path(path, sizeof(path), ND_DEVICES "/%s/driver", dev);
+	return path_exists(path);
+}
+
+static unsigned long long bind_dev(const char *drv, const char *dev)
+{
+	unsigned long long t0, t1;
+	char path[256];
+
+	attr_path(path, sizeof(path), ND_DRIVERS "/%s/bind", drv);
+	t0 = now_us(CLOCK_MONOTONIC);
+	write_attr(path, dev);
+	t1 = now_us(CLOCK_MONOTONIC);
+	if (!is_bound(dev))
+		fail("bind %s to %s: the write succeeded but %s has no driver",
+		     dev, drv, dev);
+	return t1 - t0;
+}
+
+static unsigned long long unbind_dev(const char *drv, const char *dev)
+{
+	unsigned long long t0, t1;
+	char path[256];
+
+	attr_path(path, sizeof(path), ND_DRIVERS "/%s/unbind", drv);
+	t0 = now_us(CLOCK_MONOTONIC);
+	write_attr(path, dev);
+	t1 = now_us(CLOCK_MONOTONIC);
+	if (is_bound(dev))
+		fail("unbind %s from %s: still bound", dev, drv);
+	return t1 - t0;
+}
+
+#define SAMPLE_FMT \
+	"sample\tdriver=%s\tcase=%s\tindex=%llu\tpages=%lu\tmemmap_ms=%lu\tlines=%d\tbind_us=%llu\tunbind_us=%llu\tboot_us=%llu"
+
+/* The first binding, then opt_rebinds unbind+bind pairs, one sample each. */
+static void bind_series(const char *drv, const char *dev)
+{
+	unsigned long long i, bind_us, unbind_us = 0;
+	unsigned long pages, ms;
+	int lines;
+
+	for (i = 0; i <= opt_rebinds; i++) {
+		if (i)
+			unbind_us = unbind_dev(drv, dev);
+		kmsg_skip();
+		bind_us = bind_dev(drv, dev);
+		lines = kmsg_memmap_lines(&pages, &ms);
+		if (!lines)
+			fail("bind %s to %s: no '%s' line in /dev/kmsg within %d ms (%s)",
+			     dev, drv, "memmap_init_zone_device initialised",
+			     KMSG_WAIT_MS,
+			     "is dyndbg=\"func memmap_init_zone_device +p\" on the kernel command line?");
+		send_line(SAMPLE_FMT, drv, i ? "rebind" : "first", i, pages, ms, lines,
+			  bind_us, unbind_us, now_us(CLOCK_BOOTTIME));
+	}
+}
+
+/*
+ * Claim the raw namespace<region>.0 for the seed device (pfn or dax) of
+ * its region: the sysfs sequence of "ndctl create-namespace -f -e
+ * namespaceX.0 -m fsdax|devdax" on label-less DIMMs.  Returns the device.
+ */
+static void setup_claim(int region, const char *seed_attr, unsigned long long align,
+			char *dev, size_t size)
+{
+	char path[256], ns[64], uuid[64], val[32];
+
+	snprintf(ns, sizeof(ns), "namespace%d.0", region);
+	if (is_bound(ns)) {	/* the raw namespace binds to nd_pmem at boot */
+		attr_path(path, sizeof(path), ND_DEVICES "/%s/driver/unbind", ns);
+		write_attr(path, ns);
+	}
+	attr_path(path, sizeof(path), ND_DEVICES "/region%d/%s", region, seed_attr);
+	read_attr(path, dev, size);
+	if (!dev[0])
+		fail("region%d has no %s device (kernel built without it?)", region,
+		     seed_attr);
+	read_attr("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid));
+	attr_path(path, sizeof(path), ND_DEVICES "/%s/uuid", dev);
+	write_attr(path, uuid);
+	/* "pmem": the struct pages live on the device itself (map=dev) */
+	attr_path(path, sizeof(path), ND_DEVICES "/%s/mode", dev);
+	write_attr(path, "pmem");
+	if (align) {
+		snprintf(val, sizeof(val), "%llu", align);
+		attr_path(path, sizeof(path), ND_DEVICES "/%s/align", dev);
+		write_attr(path, val);
+	}
+	attr_path(path, sizeof(path), ND_DEVICES "/%s/namespace", dev);
+	write_attr(path, ns);
+}
+
+/* The name of the first entry of DIR starting with PREFIX, in BUF. */
+static void first_entry(const char *dir, const char *prefix, char *buf, size_t size)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		fail("open %s: %s", dir, strerror(errno));
+	buf[0] = '\0';
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
+			snprintf(buf, size, "%s", de->d_name);
+			break;
+		}
+	closedir(d);
+	if (!buf[0])
+		fail("no %s* in %s", prefix, dir);
+}
+
+static void fill_pattern(unsigned char *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)((i * 31 + seed) ^ (i >> 12));
+}
+
+/* The first mismatching byte of A and B (len bytes), or -1. */
+static long first_diff(const unsigned char *a, const unsigned char *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return (long)i;
+	return -1;
+}
+
+#define CHECK_LEN (2UL << 20)
+
+/* The fsdax device works: O_DIRECT write, then read back, of a pattern. */
+static void check_pmem_block(const char *pfn)
+{
+	char dir[256], name[256], path[300];
+	unsigned char *w, *r;
+	long off;
+	int fd;
+
+	attr_path(dir, sizeof(dir), ND_DEVICES "/%s/block", pfn);
+	first_entry(dir, "pmem", name, sizeof(name));
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	if (posix_memalign((void **)&w, 4096, CHECK_LEN) ||
+	    posix_memalign((void **)&r, 4096, CHECK_LEN))
+		fail("%s: out of memory", path);
+	fill_pattern(w, CHECK_LEN, 7);
+	memset(r, 0, CHECK_LEN);
+	fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s O_DIRECT: %s", path, strerror(errno));
+	if (pwrite(fd, w, CHECK_LEN, 4 << 20) != (ssize_t)CHECK_LEN)
+		fail("O_DIRECT write of %lu bytes to %s: %s", CHECK_LEN, path, strerror(errno));
+	if (pread(fd, r, CHECK_LEN, 4 << 20) != (ssize_t)CHECK_LEN)
+		fail("O_DIRECT read of %lu bytes from %s: %s", CHECK_LEN, path, strerror(errno));
+	close(fd);
+	off = first_diff(w, r, CHECK_LEN);
+	if (off >= 0)
+		fail("%s: O_DIRECT read back differs at byte %ld", path, off);
+	free(w);
+	free(r);
+	send_line("check\tdevice=%s\twhat=odirect\tbytes=%lu\tresult=ok", name, CHECK_LEN);
+}
+
+/* The devdax device works: mmap, write a pattern, read it in a new map. */
+static void check_devdax_mmap(void)
+{
+	char name[256], path[300];
+	unsigned char *w, *m;
+	long off;
+	int fd;
+
+	first_entry("/sys/bus/dax/devices", "dax", name, sizeof(name));
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	w = malloc(CHECK_LEN);
+	if (!w)
+		fail("%s: out of memory", path);
+	fill_pattern(w, CHECK_LEN, 11);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	/* devdax maps whole align units: 2 MiB, at a 2 MiB offset */
+	m = mmap(NULL, CHECK_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		fail("mmap %lu bytes of %s: %s", CHECK_LEN, path, strerror(errno));
+	memcpy(m, w, CHECK_LEN);
+	munmap(m, CHECK_LEN);
+	m = mmap(NULL, CHECK_LEN, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		fail("mmap %lu bytes of %s again: %s", CHECK_LEN, path, strerror(errno));
+	off = first_diff(w, m, CHECK_LEN);
+	if (off >= 0)
+		fail("%s: mmap read back differs at byte %ld", path, off);
+	munmap(m, CHECK_LEN);
+	close(fd);
+	free(w);
+	send_line("check\tdevice=%s\twhat=mmap\tbytes=%lu\tresult=ok", name, CHECK_LEN);
+}
+
+/*
+ * The struct page digest of a bound device's range (sysfs resource and
+ * size): load bench_vm_pages.ko on it, forward its lines, unload it.
+ */
+static void check_pages(const char *drv, const char *sysdir)
+{
+	char path[300], val[64], params[128], buf[8192];
+	unsigned long long start, size;
+	struct kmsg_rec rec;
+	size_t n = strlen(PAGES_PREFIX);
+	int fd, range = 0;
+	ssize_t len;
+
+	attr_path(path, sizeof(path), "%s/resource", sysdir);
+	read_attr(path, val, sizeof(val));
+	start = strtoull(val, NULL, 0);
+	attr_path(path, sizeof(path), "%s/size", sysdir);
+	read_attr(path, val, sizeof(val));
+	size = strtoull(val, NULL, 0);
+	if (!start || !size)
+		fail("%s: no resource/size to digest", sysdir);
+	snprintf(params, sizeof(params), "start_pfn=%llu nr_pages=%llu", start >> 12,
+		 size >> 12);
+	fd = open(PAGES_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s: %s (pages=1 needs the module in the initramfs)", PAGES_KO,
+		     strerror(errno));
+	kmsg_skip();
+	if (syscall(SYS_finit_module, fd, params, 0))
+		fail("load %s %s: %s (see console.log)", PAGES_KO, params, strerror(errno));
+	close(fd);
+	for (;;) {
+		len = read(kmsg_fd, buf, sizeof(buf) - 1);
+		if (len < 0 && errno == EPIPE)
+			fail("/dev/kmsg: %s lines lost (ring buffer overrun)", PAGES_PREFIX);
+		if (len < 0)
+			break;
+		buf[len] = '\0';
+		/* the module's own lines, not the kernel's about loading it */
+		if (kmsg_parse(buf, (size_t)len, &rec) || rec.text_len < n + 6 ||
+		    memcmp(rec.text, PAGES_PREFIX, n) ||
+		    (strncmp(rec.text + n, "field ", 6) && strncmp(rec.text + n, "class ", 6) &&
+		     strncmp(rec.text + n, "range ", 6)))
+			continue;
+		send_line("pages\tdriver=%s\tline=%.*s", drv, (int)(rec.text_len - n),
+			  rec.text + n);
+		range |= !strncmp(rec.text + n, "range ", 6);
+	}
+	if (!range)
+		fail("%s printed no range line", PAGES_KO);
+	if (syscall(SYS_delete_module, "bench_vm_pages", O_NONBLOCK))
+		fail("unload bench_vm_pages: %s", strerror(errno));
+}
+
+static void send_hello(void)
+{
+	char path[128], size0[32], size1[32];
+	struct utsname u;
+
+	uname(&u);
+	snprintf(path, sizeof(path), ND_DEVICES "/namespace0.0/size");
+	if (!path_exists(path))
+		fail("no %s: the first NVDIMM is missing (%s)", ND_DEVICES "/namespace0.0",
+		     "QEMU -machine nvdimm=on, -device nvdimm; kernel ACPI_NFIT, LIBNVDIMM");
+	read_attr(path, size0, sizeof(size0));
+	snprintf(path, sizeof(path), ND_DEVICES "/namespace1.0/size");
+	if (!path_exists(path))
+		fail("no %s: the second NVDIMM is missing", ND_DEVICES "/namespace1.0");
+	read_attr(path, size1, sizeof(size1));
+	send_line("hello\tkernel=%s\tboot_us=%llu\tns0_size=%s\tns1_size=%s",
+		  u.release, now_us(CLOCK_BOOTTIME), size0, size1);
+}
+
+int main(int argc, char **argv)
+{
+	char pfn[64], dax[64];
+
+	mount_fs("proc", "/proc", "proc");
+	mount_fs("sysfs", "/sys", "sysfs");
+	mount_fs("devtmpfs", "/dev", "devtmpfs");
+	cur_step = "port";
+	port_fd = open_port();
+	cur_step = "options";
+	parse_opts(argc, argv);
+	enter_step("hello");
+	send_cpu();
+	send_hello();
+	if (opt_probe) {
+		send_line("done");
+		power_off();
+	}
+	if (opt_hang) {
+		enter_step("hang");
+		for (;;)
+			pause();
+	}
+	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg_fd < 0)
+		fail("open /dev/kmsg: %s", strerror(errno));
+
+	enter_step("fsdax-setup");
+	setup_claim(0, "pfn_seed", opt_fsdax_align, pfn, sizeof(pfn));
+	enter_step("nd_pmem-binds");
+	bind_series("nd_pmem", pfn);
+	/* the digest first: the data checks below change some struct pages */
+	if (opt_pages) {
+		char dir[128];
+
+		enter_step("fsdax-pages");
+		attr_path(dir, sizeof(dir), ND_DEVICES "/%s", pfn);
+		check_pages("nd_pmem", dir);
+	}
+	enter_step("fsdax-check");
+	check_pmem_block(pfn);
+
+	enter_step("devdax-setup");
+	setup_claim(1, "dax_seed", opt_dax_align, dax, sizeof(dax));
+	enter_step("dax_pmem-binds");
+	bind_series("dax_pmem", dax);
+	if (opt_pages) {
+		char dir[128], name[256];
+
+		enter_step("devdax-pages");
+		first_entry("/sys/bus/dax/devices", "dax", name, sizeof(name));
+		attr_path(dir, sizeof(dir), "/sys/bus/dax/devices/%s", name);
+		check_pages("dax_pmem", dir);
+	}
+	enter_step("devdax-check");
+	check_devdax_mmap();
+
+	send_line("done");
+	power_off();
+}

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * collect.c - turn what the guest agent sent on its virtio-serial port
+ * (bench-vm/agent/agent.c documents the lines) into result records.
+ *
+ *   bench-vm-collect [options] AGENT_OUTPUT >>records.jsonl
+ *     --commit ID       kernel commit under test
+ *     --accel kvm|tcg   how QEMU ran the guest
+ *     --cpu-model STR   QEMU's -cpu argument
+ *     --ns-size BYTES   size of each emulated NVDIMM
+ *     --rebinds N       rebinds asked of the agent
+ *     --host-error STR  the host's own failure (watchdog, QEMU exit status)
+ *
+ * Records (doc/records.md), suite "bench-vm", one per case and metric:
+ *   <driver>/first, <driver>/rebind: memmap_init_ms (the kernel's pr_debug),
+ *     bind_us and unbind_us (the agent's CLOCK_MONOTONIC), pages (count);
+ *   boot: agent_start_ms, first_bind_ms (guest CLOCK_BOOTTIME);
+ *   <driver>/pages: page_classes, with "digest", the lines of the struct
+ *     page digest module (bench-vm/pages), which the report compares;
+ *   check/odirect, check/mmap: verified_bytes, the pattern written and read
+ *     back on the fsdax block device (O_DIRECT) and the devdax mmap;
+ *   run: error, when the guest or the host failed or the run is incomplete.
+ * What arrived is always written, so a failed run keeps its partial samples.
+ * Exit status: 0 for a complete run, 1 for a failed or incomplete one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PROG "bench-vm-collect"
+#define MAX_FIELDS 16
+
+static const char *const drivers[] = { "nd_pmem", "dax_pmem" };
+static const char *const cases[] = { "first", "rebind" };
+#define NR_DRIVERS ARRAY_SIZE(drivers)
+
+/* Per-sample metrics: the key in the agent's line, the record's metric. */
+static const struct metric {
+	const char *key;
+	const char *metric;
+	const char *unit;
+	int rebind_only;
+} metrics[] = {
+	{ "memmap_ms", "memmap_init_ms", "ms", 0 },
+	{ "bind_us", "bind_us", "us", 0 },
+	{ "unbind_us", "unbind_us", "us", 1 },
+	{ "pages", "pages", "count", 0 },
+};
+
+#define NR_METRICS ARRAY_SIZE(metrics)
+
+struct line {
+	char *type;
+	int n;
+	char *key[MAX_FIELDS], *val[MAX_FIELDS];
+};
+
+static const char *field(const struct line *l, const char *key)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->key[i], key))
+			return l->val[i];
+	return NULL;
+}
+
+static void split(char *s, struct line *l)
+{
+	char *tok, *save = NULL;
+
+	s[strcspn(s, "\n")] = '\0';
+	l->type = strtok_r(s, "\t", &save);
+	l->n = 0;
+	while (l->n < MAX_FIELDS && (tok = strtok_r(NULL, "\t", &save))) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		l->key[l->n] = tok;
+		l->val[l->n++] = eq + 1;
+	}
+}
+
+static int has_flag(const char *flags, const char *flag)
+{
+	size_t n = strlen(flag);
+	const char *p = flags;
+
+	while ((p = strstr(p, flag))) {
+		if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static void parse_cpu(const struct line *l, struct record_cpu *cpu, char **flags)
+{
+	const char *v;
+
+	memset(cpu, 0, sizeof(*cpu));
+	v = field(l, "vendor");
+	snprintf(cpu->vendor, sizeof(cpu->vendor), "%s", v ? v : "");
+	v = field(l, "model_name");
+	snprintf(cpu->model_name, sizeof(cpu->model_name), "%s", v ? v : "");
+	v = field(l, "family");
+	cpu->family = v ? (unsigned int)strtoul(v, NULL, 10) : 0;
+	v = field(l, "model");
+	cpu->model = v ? (unsigned int)strtoul(v, NULL, 10) : 0;
+	v = field(l, "stepping");
+	cpu->stepping = v ? (unsigned int)strtoul(v, NULL, 10) : 0;
+	v = field(l, "flags");
+	if (!v)
+		v = "";
+	cpu->erms = has_flag(v, "erms");
+	cpu->fsrm = has_flag(v, "fsrm");
+	cpu->clwb = has_flag(v, "clwb");
+	cpu->clflushopt = has_flag(v, "clflushopt");
+	cpu->avx512f = has_flag(v, "avx512f");
+	free(*flags);
+	*flags = strdup(v);
+}
+
+/* A data check of the agent: a pattern written and read back. */
+struct check {
+	char what[16], device[32];
+	double bytes;
+};
+
+/* Samples of one driver and case, per metric, in the order taken. */
+struct series {
+	double *v[NR_METRICS];
+	size_t n;
+};
+
+static void series_add(struct series *s, const struct line *l)
+{
+	size_t m;
+
+	for (m = 0; m < NR_METRICS; m++) {
+		const char *v = field(l, metrics[m].key);
+
+		s->v[m] = realloc(s->v[m], (s->n + 1) * sizeof(double));
+		if (!s->v[m]) {
+			fprintf(stderr, PROG ": samples: out of memory\n");
+			exit(1);
+		}
+		s->v[m][s->n] = v ? strtod(v, NULL) : 0;
+	}
+	s->n++;
+}
+
+static void print_usage(void)
+{
+	fprintf(stderr, "%s\n",
+		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--cpu-model STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] AGENT_OUTPUT");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "commit", required_argument, NULL, 'c' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "cpu-model", required_argument, NULL, 'm' },
+		{ "ns-size", required_argument, NULL, 's' },
+		{ "rebinds", required_argument, NULL, 'r' },
+		{ "host-error", required_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct record_ctx ctx = { .accel = NULL };
+	struct series ser[NR_DRIVERS][2];
+	const char *cpu_model = NULL, *host_error = NULL, *v;
+	char *buf = NULL, *kernel = NULL, *flags = NULL, *last_step = NULL;
+	char *guest_error = NULL;
+	double ns_size = 0, rebinds = -1, agent_start = -1, first_bind = -1;
+	int opt, done = 0, status = 0;
+	size_t cap = 0, d, c, m;
+	json_object *params, *rec;
+	json_object *pages[NR_DRIVERS] = { NULL };
+	struct check checks[4];
+	size_t nr_checks = 0;
+	struct line l;
+	FILE *f;
+
+	memset(ser, 0, sizeof(ser));
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			ctx.commit = optarg;
+			break;
+		case 'a':
+			ctx.accel = optarg;
+			break;
+		case 'm':
+			cpu_model = optarg;
+			break;
+		case 's':
+			ns_size = strtod(optarg, NULL);
+			break;
+		case 'r':
+			rebinds = strtod(optarg, NULL);
+			break;
+		case 'e':
+			host_error = optarg;
+			break;
+		default:
+			print_usage();
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		print_usage();
+		return 2;
+	}
+	f = fopen(argv[optind], "r");
+	if (!f) {
+		fprintf(stderr, PROG ": read: %s: %s\n", argv[optind], strerror(errno));
+		return 1;
+	}
+	while (getline(&buf, &cap, f) > 0) {
+		split(buf, &l);
+		if (!l.type)
+			continue;
+		if (!strcmp(l.type, "hello")) {
+			free(kernel);
+			v = field(&l, "kernel");
+			kernel = v ? strdup(v) : NULL;
+			v = field(&l, "boot_us");
+			agent_start = v ? strtod(v, NULL) / 1000 : -1;
+		} else if (!strcmp(l.type, "cpu")) {
+			parse_cpu(&l, &ctx.cpu, &flags);
+		} else if (!strcmp(l.type, "step")) {
+			free(last_step);
+			v = field(&l, "name");
+			last_step = strdup(v ? v : "?");
+		} else if (!strcmp(l.type, "sample")) {
+			const char *drv = field(&l, "driver"), *cs = field(&l, "case");
+
+			for (d = 0; d < NR_DRIVERS; d++)
+				if (drv && !strcmp(drv, drivers[d]))
+					break;
+			if (d == NR_DRIVERS || !cs) {
+				fprintf(stderr, PROG ": %s: sample of unknown driver '%s'\n",
+					argv[optind], drv ? drv : "");
+				status = 1;
+				continue;
+			}
+			c = !strcmp(cs, "rebind");
+			series_add(&ser[d][c], &l);
+			v = field(&l, "boot_us");
+			if (first_bind < 0 && v)
+				first_bind = (strtod(v, NULL) -
+					      strtod(field(&l, "bind_us") ?: "0", NULL)) / 1000;
+		} else if (!strcmp(l.type, "error")) {
+			char msg[1200];
+
+			snprintf(msg, sizeof(msg), "guest: %s: %s",
+				 field(&l, "step") ?: "?", field(&l, "msg") ?: "?");
+			free(guest_error);
+			guest_error = strdup(msg);
+		} else if (!strcmp(l.type, "check") && nr_checks < ARRAY_SIZE(checks)) {
+			struct check *ck = &checks[nr_checks++];
+
+			snprintf(ck->what, sizeof(ck->what), "%s", field(&l, "what") ?: "?");
+			snprintf(ck->device, sizeof(ck->device), "%s", field(&l, "device") ?: "?");
+			ck->bytes = strtod(field(&l, "bytes") ?: "0", NULL);
+		} else if (!strcmp(l.type, "pages")) {
+			const char *drv = field(&l, "driver");
+
+			for (d = 0; d < NR_DRIVERS; d++)
+				if (drv && !strcmp(drv, drivers[d]))
+					break;
+			if (d < NR_DRIVERS && field(&l, "line")) {
+				if (!pages[d])
+					pages[d] = json_object_new_array();
+				json_object_array_add(pages[d],
+						      json_object_new_string(field(&l, "line")));
+			}
+		} else if (!strcmp(l.type, "done")) {
+			done = 1;
+		}
+	}
+	fclose(f);
+	free(buf);
+	ctx.kernel = kernel;
+
+	params = json_object_new_object();
+	json_object_object_add(params, "ns_size", json_object_new_double(ns_size));
+	json_object_object_add(params, "rebinds", json_object_new_double(rebinds));
+	json_object_object_add(params, "cpu_model",
+			       cpu_model ? json_object_new_string(cpu_model) : NULL);
+	json_object_object_add(params, "guest_cpu_flags",
+			       flags ? json_object_new_string(flags) : NULL);
+
+	for (d = 0; d < NR_DRIVERS; d++) {
+		for (c = 0; c < 2; c++) {
+			char case_name[64];
+			size_t i;
+
+			if (!ser[d][c].n)
+				continue;
+			snprintf(case_name, sizeof(case_name), "%s/%s", drivers[d],
+				 cases[c]);
+			for (m = 0; m < NR_METRICS; m++) {
+				if (metrics[m].rebind_only && !c)
+					continue;
+				rec = record_new(&ctx, "bench-vm", case_name,
+						 metrics[m].metric, metrics[m].unit);
+				for (i = 0; i < ser[d][c].n; i++)
+					record_add_sample(rec, ser[d][c].v[m][i]);
+				record_set(rec, "params", json_object_get(params));
+				record_write(stdout, rec);
+			}
+		}
+	}
+	if (agent_start >= 0) {
+		rec = record_new(&ctx, "bench-vm", "boot", "agent_start_ms", "ms");
+		record_add_sample(rec, agent_start);
+		record_set(rec, "params", json_object_get(params));
+		record_write(stdout, rec);
+	}
+	if (first_bind >= 0) {
+		rec = record_new(&ctx, "bench-vm", "boot", "first_bind_ms", "ms");
+		record_add_sample(rec, first_bind);
+		record_set(rec, "params", json_object_get(params));
+		record_write(stdout, rec);
+	}
+
+	for (c = 0; c < nr_checks; c++) {
+		char case_name[sizeof(checks[c].what) + 8];
+
+		snprintf(case_name, sizeof(case_name), "check/%.15s", checks[c].what);
+		rec = record_new(&ctx, "bench-vm", case_name, "verified_bytes", "count");
+		record_add_sample(rec, checks[c].bytes);
+		record_set(rec, "device", json_object_new_string(checks[c].device));
+		record_set(rec, "params", json_object_get(params));
+		record_write(stdout, rec);
+	}
+
+	for (d = 0; d < NR_DRIVERS; d++) {
+		char case_name[64];
+		size_t i, classes = 0;
+
+		if (!pages[d])
+			continue;
+		for (i = 0; i < json_object_array_length(pages[d]); i++) {
+			json_object *line = json_object_array_get_idx(pages[d], i);
+
+			classes += !strncmp(json_object_get_string(line), "class ", 6);
+		}
+		snprintf(case_name, sizeof(case_name), "%s/pages", drivers[d]);
+		rec = record_new(&ctx, "bench-vm", case_name, "page_classes", "count");
+		record_add_sample(rec, (double)classes);
+		record_set(rec, "digest", pages[d]);
+		record_set(rec, "params", json_object_get(params));
+		record_write(stdout, rec);
+	}
+
+	if (!host_error && !guest_error && !done) {
+		static char msg[256];
+
+		snprintf(msg, sizeof(msg),
+			 "guest: %s: the agent stopped without 'done' or an error",
+			 last_step ? last_step : kernel ? "hello" : "boot");
+		host_error = msg;
+	}
+	if (host_error || guest_error) {
+		char msg[2048];
+
+		snprintf(msg, sizeof(msg), "%s%s%s", guest_error ? guest_error : "",
+			 guest_error && host_error ? "; " : "",
+			 host_error ? host_error : "");
+		rec = record_new(&ctx, "bench-vm", "run", "error", "count");
+		record_set(rec, "error", json_object_new_string(msg));
+		record_set(rec, "last_step", last_step ?
+			   json_object_new_string(last_step) : NULL);
+		record_set(rec, "params", json_object_get(params));
+		record_write(stdout, rec);
+		fprintf(stderr, PROG ": %s\n", msg);
+		status = 1;
+	}
+	json_object_put(params);
+	for (d = 0; d < NR_DRIVERS; d++)
+		for (c = 0; c < 2; c++)
+			for (m = 0; m < NR_METRICS; m++)
+				free(ser[d][c].v[m]);
+	free(kernel);
+	free(flags);
+	free(last_step);
+	free(guest_error);
+	return status;
+}

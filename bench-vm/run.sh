@@ -1,0 +1,409 @@
+#!/bin/sh
+# run.sh: boot one kernel under QEMU with two emulated NVDIMMs and let the
+# guest agent (bench-vm/agent/agent.c, PID 1) time the first binding and N
+# rebinds of nd_pmem (fsdax, map=dev) and dax_pmem (devdax, align=2M).
+# The agent's lines come back on a virtio-serial port; bench-vm-collect
+# turns them into records: $RESULTS/records.jsonl (doc/records.md).
+#
+#   run.sh [options] COMMIT       the kernel of out/build/COMMIT (full id)
+#   run.sh [options] --kernel BZIMAGE [--commit ID]
+# Options (environment in brackets):
+#   --ns-size SIZE   each NVDIMM, QEMU size syntax [NS_SIZE=100G]
+#   --rebinds N      rebinds per driver [REBINDS=30]
+#   --cpu MODEL      QEMU -cpu, e.g. max, max,+fsrm, max,-erms [CPU=max]
+#   --accel A        auto (KVM if a probe boots a guest, else TCG), kvm, tcg
+#                    [ACCEL=auto]
+#   --timeout S      the watchdog: QEMU is killed after S seconds [TIMEOUT]
+#   --results DIR    where records and logs go [out/bench-vm/<commit>]
+#   --agent-opt K=V  an agent option (agent.c opts[]), repeatable
+#   --pages          after the binds, digest the devices' struct pages with
+#                    bench-vm/pages built against the kernel's build dir,
+#                    for bench-vm-report to compare between kernels [PAGES=1]
+#   --print-cmd      print QEMU's command line, quoted, and do not run it
+# The NVDIMMs are sparse files in a private mktemp directory under
+# NVDIMM_DIR (default /dev/shm, see below), removed afterwards; whatever
+# happens, no QEMU is left running.  Exit status: 0 when the agent
+# finished, 1 otherwise (the records keep the partial samples and an error
+# record), 2 for usage.
+set -eu
+. "$(dirname "$0")/../scripts/lib.sh"
+PROG=bench-vm
+BENCH_VM_BIN=${BENCH_VM_BIN:-$OUT/bin}
+QEMU=${QEMU:-qemu-system-x86_64}
+
+NS_SIZE=${NS_SIZE:-100G}
+REBINDS=${REBINDS:-30}
+CPU=${CPU:-max}
+ACCEL=${ACCEL:-auto}
+TIMEOUT=${TIMEOUT:-}
+# Guest RAM: with map=dev the struct pages live on the NVDIMMs, so the
+# guest itself needs little.
+GUEST_MEM_MB=${GUEST_MEM_MB:-512}
+PAGES=${PAGES:-}
+# Where the NVDIMM files go.  tmpfs by default: on a disk filesystem the
+# host writes back the 1.6 GB of struct pages of every 100G rebind, and the
+# rebinds measured here took 5-13 s (sd/mean 0.45) instead of 1-1.5 s.
+NVDIMM_DIR=${NVDIMM_DIR:-/dev/shm}
+
+usage() {
+	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--timeout S] [--results DIR] [--agent-opt K=V]... [--pages] [--print-cmd] (COMMIT | --kernel BZIMAGE [--commit ID])"
+}
+
+commit='' kernel='' results='' agent_opts='' print_cmd=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--ns-size) NS_SIZE=${2?}; shift ;;
+	--rebinds) REBINDS=${2?}; shift ;;
+	--cpu) CPU=${2?}; shift ;;
+	--accel) ACCEL=${2?}; shift ;;
+	--timeout) TIMEOUT=${2?}; shift ;;
+	--results) results=${2?}; shift ;;
+	--kernel) kernel=${2?}; shift ;;
+	--commit) commit=${2?}; shift ;;
+	--agent-opt) agent_opts="$agent_opts ${2?}"; shift ;;
+	--print-cmd) print_cmd=1 ;;
+	--pages) PAGES=1 ;;
+	-*) usage ;;
+	*) [ -z "$commit" ] || usage; commit=$1 ;;
+	esac
+	shift
+done
+[ -n "$commit" ] || [ -n "$kernel" ] || usage
+case $REBINDS in '' | *[!0-9]*) usage_die "--rebinds: '$REBINDS' is not a number" ;; esac
+case $ACCEL in auto | kvm | tcg) ;; *) usage_die "--accel: '$ACCEL' is not auto, kvm or tcg" ;; esac
+case $agent_opts in *[!\ a-z0-9_=KMGx]*) usage_die "--agent-opt: only key=value with [a-z0-9_] keys and numbers" ;; esac
+
+# SIZE in bytes, QEMU's suffixes (K, M, G, T: powers of 1024).
+to_bytes() {
+	case $1 in
+	*[!0-9KMGT]* | '' | [!0-9]*) return 1 ;;
+	*T) echo $((${1%T} << 40)) ;;
+	*G) echo $((${1%G} << 30)) ;;
+	*M) echo $((${1%M} << 20)) ;;
+	*K) echo $((${1%K} << 10)) ;;
+	*) echo "$1" ;;
+	esac
+}
+ns_bytes=$(to_bytes "$NS_SIZE") || usage_die "--ns-size: '$NS_SIZE' is not a size (e.g. 100G)"
+# nd_pmem and dax_pmem need at least one 2 MiB-aligned 128 MiB memory
+# section after the info block and the struct pages.
+[ "$ns_bytes" -ge $((512 << 20)) ] || usage_die "--ns-size: '$NS_SIZE' is below 512M"
+
+if [ -z "$kernel" ]; then
+	kernel=$OUT/build/$commit/arch/x86/boot/bzImage
+	[ -f "$kernel" ] || die "kernel: $kernel is missing: run 'make build' (or 'sh scripts/build.sh $commit')"
+fi
+[ -f "$kernel" ] || die "kernel: $kernel is missing"
+kernel=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")
+# without a commit id, the kernel's build directory names it (out/build/<id>)
+label=${commit:-$(basename "$(cd "$(dirname "$kernel")/../../.." && pwd)")}
+results=${results:-$OUT/bench-vm/$label}
+for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
+	[ -x "$BENCH_VM_BIN/$t" ] || die "tools: $BENCH_VM_BIN/$t is missing: run 'make tools'"
+done
+command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make deps' (qemu-system-x86)"
+
+# The watchdog's default: boot plus a generous per-bind allowance that
+# scales with the namespace size (TCG writes the struct pages at a few
+# GB/s at best); a hung guest ends there, not never.
+if [ -z "$TIMEOUT" ]; then
+	TIMEOUT=$((120 + (REBINDS + 1) * 2 * (ns_bytes >> 30) / 8))
+fi
+case $TIMEOUT in '' | *[!0-9]*) usage_die "--timeout: '$TIMEOUT' is not a number of seconds" ;; esac
+
+mkdir -p "$results"
+# absolute: QEMU, kbuild's M= and the printed command must not depend on
+# the current directory
+results=$(cd "$results" && pwd)
+initrd=$results/initramfs.cpio
+agent_out=$results/agent.out
+console=$results/console.log
+
+# QEMU's argv is built as one shell-quoted string from small per-device
+# pieces (POSIX sh has no arrays): ARGV is eval'ed into "$@" to run and
+# printed as is for --print-cmd.
+ARGV=
+quote() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+arg() {
+	for a; do
+		ARGV="$ARGV $(quote "$a")"
+	done
+}
+
+piece_machine() {
+	# nvdimm=on: the NFIT table that the kernel's ACPI_NFIT reads.
+	# -nodefaults: no NIC (no network), no VGA, no default serial/monitor.
+	arg "$QEMU" -name bench-vm -machine pc,nvdimm=on -nodefaults -no-user-config
+	# -no-reboot: a guest reboot (panic=-1 below, a triple fault) ends
+	# QEMU instead of booting again: a scripted boot ends deterministically.
+	arg -no-reboot -display none -monitor none
+}
+
+piece_accel() {
+	arg -accel "$1" -cpu "$CPU" -smp 1
+}
+
+piece_memory() {
+	# maxmem/slots make room for the NVDIMMs in the hotplug area.
+	arg -m "${GUEST_MEM_MB}M,slots=2,maxmem=$((GUEST_MEM_MB + 2 * (ns_bytes >> 20)))M"
+}
+
+# piece_nvdimm N FILE: one NVDIMM on a sparse file; share=on so the
+# guest's writes (the info block, the struct pages of map=dev) reach the
+# file instead of private anonymous memory.
+piece_nvdimm() {
+	arg -object "memory-backend-file,id=nvmem$1,share=on,mem-path=$2,size=$ns_bytes"
+	arg -device "nvdimm,id=nvdimm$1,memdev=nvmem$1"
+}
+
+# The agent's channel: kernel messages go to the serial console, results
+# to this port, so neither can corrupt the other.
+piece_agent_port() {
+	arg -device virtio-serial-pci
+	arg -chardev "file,id=agent,path=$1"
+	arg -device virtserialport,chardev=agent,name=bench-vm.agent
+}
+
+piece_console() {
+	arg -chardev "file,id=console,path=$1" -serial chardev:console
+}
+
+# piece_kernel AGENT_OPTS: panic=-1 reboots at once on a panic, which
+# -no-reboot turns into QEMU's exit; loglevel=4 keeps the slow serial
+# console quiet (the agent reads /dev/kmsg, which has everything); dyndbg=
+# turns on memmap_init_zone_device()'s pr_debug from the first bind; after
+# "--" come the agent's own options (its argv).  The i8042 options skip
+# probing a keyboard and mouse nobody uses (0.2-0.5 s of a TCG boot here).
+piece_kernel() {
+	arg -kernel "$kernel" -initrd "$initrd"
+	arg -append "console=ttyS0 loglevel=4 panic=-1 i8042.noaux=1 i8042.nokbd=1 i8042.nopnp=1 dyndbg=\"func memmap_init_zone_device +p\" -- $1"
+}
+
+# build_argv ACCEL DIR AGENT_OUT AGENT_OPTS
+build_argv() {
+	ARGV=
+	piece_machine
+	piece_accel "$1"
+	piece_memory
+	piece_nvdimm 0 "$2/nvdimm0"
+	piece_nvdimm 1 "$2/nvdimm1"
+	piece_agent_port "$3"
+	piece_console "$console"
+	piece_kernel "$4"
+}
+
+qpid='' reporter='' tmp=''
+cleanup() {
+	# nothing may outlive us: the watchdog (and the QEMU under it), the
+	# progress reporter, the sparse files
+	if [ -n "$qpid" ]; then
+		kill -TERM "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+	fi
+	[ -z "$reporter" ] || kill "$reporter" 2>/dev/null || true
+	[ -z "$tmp" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# The struct page digest module, built against this kernel's own build
+# directory (the one that holds bzImage): its struct page layout and
+# symbols are that commit's.
+module=
+if [ "$PAGES" = 1 ]; then
+	build_dir=$(cd "$(dirname "$kernel")/../../.." && pwd)
+	[ -f "$build_dir/.config" ] && [ -f "$build_dir/Makefile" ] ||
+		die "pages: $build_dir is not the kernel's build directory (no .config): the module needs it"
+	grep -qx CONFIG_MODULES=y "$build_dir/.config" ||
+		die "pages: $build_dir/.config lacks CONFIG_MODULES=y"
+	srctree=$(cd "$build_dir/source" && pwd -P) ||
+		die "pages: $build_dir/source (the kernel source of the build) is missing"
+	# kbuild compiles the module with the headers of the source tree as it
+	# is checked out now: they must be the commit's.  With
+	# PAGES_CHECKOUT=1 (make bench-vm) the toolkit's worktree is moved to
+	# the commit for the module build, as build.sh does, and moved back.
+	restore=
+	if [ -n "$commit" ] && git -C "$srctree" rev-parse -q --verify "$commit^{commit}" >/dev/null; then
+		if ! git -C "$srctree" diff --quiet "$commit" -- include arch/x86/include; then
+			[ "${PAGES_CHECKOUT:-}" = 1 ] ||
+				die "pages: $srctree is not at $commit (its headers differ): check it out, or set PAGES_CHECKOUT=1"
+			[ -z "$(git -C "$srctree" status --porcelain --untracked-files=no)" ] ||
+				die "pages: $srctree has local changes: not checking out $commit there"
+			restore=$(git -C "$srctree" rev-parse HEAD)
+			git -C "$srctree" checkout -q --detach "$commit" ||
+				die "pages: git checkout $commit in $srctree failed"
+		fi
+	else
+		warn "pages: no commit id for $kernel: the module's headers are $srctree's as checked out"
+	fi
+	moddir=$results/pages-module
+	rm -rf "$moddir"
+	mkdir -p "$moddir"
+	cp "$TOP/bench-vm/pages/Kbuild" "$TOP/bench-vm/pages/bench_vm_pages.c" "$moddir/"
+	progress "$label" "pages: building bench_vm_pages.ko against $build_dir"
+	# A bzImage-only build has neither Module.symvers nor scripts/module.lds
+	# (make modules_prepare): name vmlinux.symvers and make module.lds in
+	# the module's own directory, so the commit's build directory is only
+	# read, never written.
+	[ -f "$build_dir/vmlinux.symvers" ] ||
+		die "pages: $build_dir/vmlinux.symvers is missing: the module cannot link"
+	cp "$srctree/scripts/module.lds.S" "$moddir/"
+	rc=0
+	{
+		make -s -C "$build_dir" M="$moddir" module.lds &&
+		make -s -C "$build_dir" M="$moddir" KBUILD_EXTRA_SYMBOLS="$build_dir/vmlinux.symvers" \
+			ARCH_MODULE_LDS="$moddir/module.lds" modules
+	} >"$results/pages-build.log" 2>&1 || rc=$?
+	if [ -n "$restore" ]; then
+		git -C "$srctree" checkout -q --detach "$restore" ||
+			die "pages: git checkout $restore (back) in $srctree failed"
+	fi
+	[ "${rc:-0}" = 0 ] ||
+		die "pages: building bench_vm_pages.ko against $build_dir failed: see $results/pages-build.log"
+	module=$moddir/bench_vm_pages.ko
+	agent_opts="$agent_opts pages=1"
+fi
+
+sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" "$initrd" ${module:+"$module"}
+
+[ -d "$NVDIMM_DIR" ] && [ -w "$NVDIMM_DIR" ] ||
+	die "nvdimm: $NVDIMM_DIR is not a writable directory: set NVDIMM_DIR"
+tmp=$(mktemp -d "$NVDIMM_DIR/bench-vm.XXXXXX")
+if [ -n "$print_cmd" ]; then
+	accel=$ACCEL
+	[ "$accel" != auto ] || accel=tcg
+	build_argv "$accel" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
+	rm -rf "$tmp"
+	echo "# QEMU creates the NVDIMM files; make their directory first:"
+	echo "mkdir -p $(quote "$tmp")"
+	printf '%s\n' "${ARGV# }"
+	exit 0
+fi
+
+# run_qemu SECONDS: QEMU under the watchdog; sets rc (124: timed out).
+# timeout(1) sends TERM, then KILL 5 s later if QEMU ignores it.
+run_qemu() {
+	limit=$1
+	eval "set -- $ARGV"
+	timeout -k 5 "$limit" "$@" </dev/null >"$results/qemu.log" 2>&1 &
+	qpid=$!
+	rc=0
+	wait "$qpid" || rc=$?
+	qpid=
+}
+
+# KVM only when /dev/kvm really boots a guest: the agent with probe=1
+# says hello and powers off.  (Nested KVM may open but not run guests.)
+kvm_works() {
+	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] || {
+		why="/dev/kvm is missing or not read-write"
+		return 1
+	}
+	: >"$tmp/probe.out"
+	build_argv kvm "$tmp" "$tmp/probe.out" probe=1
+	run_qemu 60
+	rm -f "$tmp/nvdimm0" "$tmp/nvdimm1"
+	grep -q '^hello' "$tmp/probe.out" || {
+		why="a probe guest did not boot with -accel kvm (exit $rc, see $results/qemu.log)"
+		return 1
+	}
+}
+
+case $ACCEL in
+auto)
+	why=
+	if kvm_works; then
+		accel=kvm
+	else
+		accel=tcg
+		progress "$label" "accel: tcg: $why (TCG timings show relative change only)"
+	fi
+	;;
+kvm)
+	kvm_works || die "accel: kvm was asked for but $why"
+	accel=kvm
+	;;
+tcg) accel=tcg ;;
+esac
+
+# Free-space preflight: the struct pages of map=dev (64 bytes per 4 KiB
+# page, ~1.6% of each namespace) and the info blocks are really written to
+# the sparse files.
+need_kb=$((2 * (ns_bytes / 4096 * 64 / 1024) * 11 / 10 + 65536))
+avail_kb=$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')
+[ "$avail_kb" -ge "$need_kb" ] ||
+	die "preflight: $NVDIMM_DIR has $((avail_kb >> 10)) MiB free, 2 NVDIMMs of $NS_SIZE need $((need_kb >> 10)) MiB: set NVDIMM_DIR or a smaller NS_SIZE"
+# On tmpfs those pages are RAM: the host must have them too.
+if [ "$(stat -f -c %T "$tmp")" = tmpfs ]; then
+	mem_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+	[ "$mem_kb" -ge "$((need_kb + (GUEST_MEM_MB << 10)))" ] ||
+		die "preflight: $NVDIMM_DIR is tmpfs and the host has $((mem_kb >> 10)) MiB available, $((need_kb >> 10)) MiB needed: set NVDIMM_DIR to a disk directory or a smaller NS_SIZE"
+fi
+
+# No host-side prefault of the files: QEMU needs them at full size and
+# its own mapping faults pages in on first touch anyway, so the first
+# binding includes host page faults that rebinds do not (tried: fallocate
+# of the struct page area changed nothing measurable at 8G).
+: >"$agent_out"
+: >"$console"
+build_argv "$accel" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
+printf '%s\n' "${ARGV# }" >"$results/qemu-cmd.txt"
+progress "$label" "boot: $accel, cpu $CPU, 2 NVDIMMs of $NS_SIZE in $NVDIMM_DIR, $REBINDS rebinds, watchdog ${TIMEOUT}s"
+# Progress while QEMU runs: the agent's last step and samples so far.
+# Its sleep runs in the background so that the TERM which ends the
+# reporter interrupts the wait and the sleep is not left behind.
+(
+	sp=
+	trap 'kill "$sp" 2>/dev/null; exit 0' TERM
+	while :; do
+		sleep 15 &
+		sp=$!
+		wait "$sp"
+		progress "$label" "$(grep -c '^sample' "$agent_out") samples, step $(grep '^step' "$agent_out" | tail -n 1 | cut -f2 | cut -d= -f2)"
+	done
+) &
+reporter=$!
+t0=$(date +%s)
+run_qemu "$TIMEOUT"
+kill "$reporter" 2>/dev/null || true
+reporter=
+wall=$(($(date +%s) - t0))
+
+host_error=
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	host_error="watchdog: QEMU killed after ${TIMEOUT}s (a hung guest, or raise TIMEOUT=); partial results kept"
+elif [ "$rc" != 0 ]; then
+	host_error="qemu: exited with status $rc: $(tail -n 3 "$results/qemu.log" | tr '\n' ' ')"
+fi
+
+# The CPU asked for is the CPU measured: every +feature / -feature of
+# CPU must show (or not) in the guest's /proc/cpuinfo, or the figures
+# would silently be of another CPU (QEMU 7.2's TCG drops +fsrm with only
+# a warning).
+guest_flags=$(grep '^cpu' "$agent_out" | tr '\t' '\n' | sed -n 's/^flags=//p')
+if [ -n "$guest_flags" ]; then
+	for f in $(printf '%s\n' "$CPU" | tr ',' ' '); do
+		case $f in
+		+*) want=${f#+} has=1 ;;
+		-*) want=${f#-} has=0 ;;
+		*) continue ;;
+		esac
+		case " $guest_flags " in *" $want "*) got=1 ;; *) got=0 ;; esac
+		[ "$got" = "$has" ] && continue
+		why=$(grep -m 1 "warning:.*$want" "$results/qemu.log" | sed 's/^[^:]*: //') || why=
+		host_error="${host_error:+$host_error; }cpu: -cpu $CPU asked for $f but the guest's /proc/cpuinfo $([ "$has" = 1 ] && echo lacks || echo has) $want${why:+ ($why)}"
+	done
+fi
+
+crc=0
+"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --cpu-model "$CPU" \
+	--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
+	"$agent_out" >"$results/records.jsonl.tmp" 2>"$results/collect.err" || crc=$?
+mv "$results/records.jsonl.tmp" "$results/records.jsonl"
+if [ "$crc" != 0 ]; then
+	cat "$results/collect.err" >&2
+	die "run: $label failed after ${wall}s ($accel): records in $results/records.jsonl, console in $console"
+fi
+progress "$label" "done in ${wall}s ($accel): $(grep -c '^sample' "$agent_out") samples in $results/records.jsonl"

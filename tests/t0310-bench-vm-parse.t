@@ -1,0 +1,130 @@
+#!/bin/sh
+# bench-vm without a VM: the agent's /dev/kmsg parser on fixtures, the
+# collector turning agent lines into records (complete, failed, cut short)
+# and the report's changelog-shaped figures.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/bench-vm/testlib.sh"
+for t in bench-vm-kmsg-test bench-vm-collect bench-vm-report; do
+	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
+done
+plan 7
+
+test_expect_success 'kmsg parser: the memmap line, other lines, continuation lines, malformed input' '
+	cat >in <<-\EOF &&
+	7,1234,5678901,-;memmap_init_zone_device initialised 26214400 pages in 850ms
+	6,1235,5678902,-;pmem0: detected capacity change from 0 to 1073741824
+	7,9,1,c;memmap_init_zone_device initialised 512 pages in 0ms\n SUBSYSTEM=nd\n DEVICE=+nd:pfn0.0
+	7,10,2,-,caller=T1;memmap_init_zone_device initialised 18446744073709551615 pages in 4294967295ms
+	garbage without a semicolon
+	7,11,3,-;memmap_init_zone_device initialised x pages in 1ms
+	7,12,4,-;memmap_init_zone_device initialised 5 pages in 1s
+	7,13,5,-;memmap_init_zone_device initialised 5 pages in 1ms trailing
+	7,,5,-;memmap_init_zone_device initialised 5 pages in 1ms
+	7,14,6,-;memmap_init_zone_device initialised
+	EOF
+	cat >want <<-\EOF &&
+	memmap seq=1234 pages=26214400 ms=850
+	other seq=1235
+	memmap seq=9 pages=512 ms=0
+	memmap seq=10 pages=18446744073709551615 ms=4294967295
+	bad-record
+	bad-memmap seq=11
+	bad-memmap seq=12
+	bad-memmap seq=13
+	bad-record
+	bad-memmap seq=14
+	EOF
+	"$BENCH_VM_BIN/bench-vm-kmsg-test" <in >got && diff -u want got
+'
+
+# agent_lines N: what an agent sends for a complete run with N rebinds
+agent_lines() {
+	printf "step\tname=hello\n"
+	printf "cpu\tvendor=GenuineIntel\tfamily=6\tmodel=106\tstepping=6\tmodel_name=QEMU TCG CPU\tflags=fpu sse2 erms clwb\n"
+	printf "hello\tkernel=6.12.117\tboot_us=812000\tns0_size=1073741824\tns1_size=1073741824\n"
+	for drv in nd_pmem dax_pmem; do
+		printf "step\tname=%s-binds\n" "$drv"
+		i=0
+		while [ $i -le "$1" ]; do
+			case $i in 0) c=first ;; *) c=rebind ;; esac
+			printf "sample\tdriver=%s\tcase=%s\tindex=%d\tpages=258048\tmemmap_ms=%d\tlines=1\tbind_us=%d\tunbind_us=%d\tboot_us=%d\n" \
+				"$drv" "$c" "$i" $((10 + i)) $((11000 + i)) $((500 * (i > 0))) $((900000 + i * 20000))
+			i=$((i + 1))
+		done
+	done
+}
+
+collect() {
+	"$BENCH_VM_BIN/bench-vm-collect" --commit c0ffee --accel tcg --cpu-model max \
+		--ns-size 1073741824 --rebinds 3 "$@"
+}
+
+test_expect_success 'collect: a complete run gives every sample, the CPU and the accel, no error' '
+	{ agent_lines 3; printf "done\n"; } >agent.out &&
+	collect agent.out >rec.jsonl && cat rec.jsonl &&
+	records_check rec.jsonl "one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"] == [11, 12, 13]" &&
+	records_check rec.jsonl "one(\"dax_pmem/first\", \"memmap_init_ms\")[\"samples\"] == [10]" &&
+	records_check rec.jsonl "one(\"dax_pmem/rebind\", \"unbind_us\")[\"samples\"] == [500, 500, 500]" &&
+	records_check rec.jsonl "one(\"nd_pmem/first\", \"bind_us\")[\"unit\"] == \"us\"" &&
+	records_check rec.jsonl "all(r[\"accel\"] == \"tcg\" and r[\"commit\"] == \"c0ffee\" and r[\"kernel\"] == \"6.12.117\" and r[\"cpu\"][\"flags\"] == [\"erms\", \"clwb\"] and r[\"params\"][\"cpu_model\"] == \"max\" for r in recs)" &&
+	records_check rec.jsonl "one(\"boot\", \"first_bind_ms\")[\"samples\"] == [889]" &&
+	records_check rec.jsonl "not [r for r in recs if r[\"metric\"] == \"error\"]"
+'
+
+test_expect_success 'collect: a guest error becomes an error record, samples so far kept, exit 1' '
+	{ agent_lines 1; printf "step\tname=devdax-setup\nerror\tstep=devdax-setup\tmsg=write 3145728 to align: Invalid argument\n"; } >agent.out &&
+	expect_fail collect agent.out &&
+	grep_err "guest: devdax-setup: write 3145728 to align: Invalid argument" &&
+	records_check out "one(\"run\", \"error\")[\"error\"].startswith(\"guest: devdax-setup: \")" &&
+	records_check out "len(one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"]) == 1"
+'
+
+test_expect_success 'collect: output cut short (no done, no error) is an error naming the last step' '
+	agent_lines 2 | head -n 6 >agent.out &&
+	expect_fail collect agent.out &&
+	grep_err "guest: nd_pmem-binds: the agent stopped without .done. or an error" &&
+	expect_fail collect --host-error "watchdog: QEMU killed after 9s" agent.out &&
+	grep_err "watchdog: QEMU killed after 9s" && records_check out "one(\"run\", \"error\")[\"last_step\"] == \"nd_pmem-binds\""
+'
+
+test_expect_success 'report: the changelog lines per kernel, mean/sd/n from the samples, change in percent' '
+	{ agent_lines 3; printf "done\n"; } >a.out && collect a.out >a.jsonl &&
+	{ agent_lines 3; printf "done\n"; } | sed "s/memmap_ms=1\([0-9]\)/memmap_ms=\1/" >b.out &&
+	"$BENCH_VM_BIN/bench-vm-collect" --commit beef --accel tcg --cpu-model max b.out >b.jsonl &&
+	"$BENCH_VM_BIN/bench-vm-report" a.jsonl b.jsonl >rep && cat rep &&
+	grep -qx "  First binding for nd_pmem driver: 10.00 ms \[tcg\]" rep &&
+	grep -qx "  Average of rebinds for nd_pmem driver: 12.00 ms (sd 1.00, n 3) \[tcg\]" rep &&
+	grep -qx "  Average of rebinds for dax_pmem driver: 2.00 ms (sd 1.00, n 3) \[tcg\]" rep &&
+	grep -qx "  Average of rebinds for dax_pmem driver: -83.3% \[tcg\]" rep &&
+	grep -qx "  First binding for nd_pmem driver: -100.0% \[tcg\]" rep &&
+	grep -q "^c0ffee (kernel 6.12.117, cpu max: erms,clwb) \[tcg: timings show relative change only\]$" rep
+'
+
+test_expect_success 'report: a failed run is reported and makes the exit status 1' '
+	printf "error\tstep=port\tmsg=no port\n" >f.out && { collect f.out >f.jsonl; true; } &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-report" f.jsonl && grep -q "run failed: guest: port: no port" out
+'
+# pages_lines W3: the digest lines of a devdax range whose tail class has
+# word 3 (mapping) W3
+pages_lines() {
+	for l in "field 0 flags" "field 3 mapping" \
+		"class 0 first_pfn=0x141200 count=503 w0=0xc000000000002040 w1=pgmap w3=0x0" \
+		"class 1 first_pfn=0x141202 count=256530 w0=0xc000000000002000 w1=page-before|1 w3=$1" \
+		"range start_pfn=0x141200 nr_pages=257536 words=8 classes=2 seq=d374666e76a3b316"; do
+		printf "pages\tdriver=dax_pmem\tline=%s\n" "$l"
+	done
+}
+
+test_expect_success 'report: struct pages equal to the first kernel, or the first differing pfn and field' '
+	{ agent_lines 1; pages_lines 0xdead000000000400; printf "done\n"; } >a.out && collect a.out >a.jsonl &&
+	records_check a.jsonl "one(\"dax_pmem/pages\", \"page_classes\")[\"samples\"] == [2]" &&
+	"$BENCH_VM_BIN/bench-vm-report" a.jsonl a.jsonl >rep && cat rep &&
+	grep -q "^  struct pages of dax_pmem: equal (range start_pfn=0x141200 nr_pages=257536 .*) \[tcg\]$" rep &&
+	grep -q "^  struct pages of nd_pmem: not compared (no digest: run with PAGES=1)" rep &&
+	{ agent_lines 1; pages_lines 0x0; printf "done\n"; } >b.out &&
+	"$BENCH_VM_BIN/bench-vm-collect" --commit beef --accel tcg b.out >b.jsonl &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-report" a.jsonl b.jsonl && cat out &&
+	grep -q "^  struct pages of dax_pmem: DIFFER from c0ffee \[tcg\]$" out &&
+	grep -q "^    first differing pfn 0x141202, word 3 (mapping): c0ffee 0xdead000000000400, beef 0x0$" out
+'
+done_testing
