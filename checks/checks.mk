@@ -1,0 +1,39 @@
+# checks: the kernel's checkers (checkpatch, sparse, coccinelle, clang),
+# our changelog lint and semantic patches, and KUnit, on every series
+# commit, reporting only what a commit adds.  Included by the top-level
+# Makefile.
+
+# lib/record.c:29: see RECORD_CFLAGS in bench-vm/bench-vm.mk (gcc 12 -O2
+# -Wmaybe-uninitialized on __get_cpuid()).
+CHECKS_RECORD_CFLAGS =
+
+TOOLS += $(BIN)/changelog-lint $(BIN)/checks-record
+
+$(BIN)/changelog-lint: checks/changelog-lint.c lib/mbox.c lib/mbox.h $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ checks/changelog-lint.c lib/mbox.c
+
+$(BIN)/checks-record: checks/checks-record.c $(LIB_RECORD) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) $(CHECKS_RECORD_CFLAGS) -o $@ checks/checks-record.c lib/record.c -ljson-c
+
+.PHONY: checks checks-kunit checks-check-c
+
+# COMMITS="a b": only those commits (default: base..series, then KUnit on
+# the base and the head); CHECKS_ONLY="sparse cocci": a subset; KUNIT=0.
+checks: $(BIN)/changelog-lint $(BIN)/checks-record
+	$(Q)sh checks/checks.sh $(COMMITS)
+
+checks-kunit:
+	$(Q)sh checks/kunit.sh $(COMMITS)
+
+checks-check-c:
+	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f checks/*.c
+
+HELP += '  checks         checkpatch, changelog lint, sparse, coccinelle (+ checks/cocci), clang'
+HELP += '                 on every commit (new vs parent), KUnit on base and head; out/checks'
+HELP += '                 (COMMITS=, CHECKS_ONLY="sparse cocci", KUNIT=0)'
+HELP += '  checks-kunit   KUnit memcpy and usercopy suites in QEMU, CPU variants (COMMITS=)'
+HELP += '  checks-check-c checkpatch.pl --strict on the checks C'

@@ -1,0 +1,516 @@
+#!/bin/sh
+# checks.sh: the kernel's checkers on every series commit, new findings only.
+#
+#   checks.sh [COMMIT...]      default: every commit of base..series
+#
+# For each commit, the checks of the CHECKS table run on what the commit
+# touches, and file-level checks run on its parent too: a finding is new
+# when the parent's same check on the same file lacks it (line and column
+# numbers removed).  Patch-level checks (checkpatch, changelog) judge the
+# commit's own patch, so all their findings are the commit's.  Results:
+#
+#   out/checks/<commit>/<check>.log     full output, both sides
+#   out/checks/<commit>/<check>.txt     normalised findings of the commit
+#   out/checks/<commit>/findings.tsv    check, file, severity, new, message
+#   out/checks/<commit>/records.jsonl   the same as records (doc/records.md)
+#   out/checks/<commit>/verdict         pass or fail, with the reasons
+#   out/checks/summary.txt              one line per commit
+#
+# Exit 1 when a commit adds an error-level finding.  KUNIT=0 skips the
+# KUnit runs (checks/kunit.sh) of the base and the series head.
+set -eu
+. "$(dirname "$0")/../scripts/lib.sh"
+
+# The checks, one line each: name, scope (patch: the mail; file: each
+# touched file, against the parent), and what runs.
+CHECKS='
+checkpatch patch scripts/checkpatch.pl --strict on git format-patch -1
+changelog  patch changelog-lint: subject, Signed-off-by chain, 75 columns, asm numbers
+sparse     file  sparse (make C=2 CHECK=sparse) on the touched .c files, commit .config
+cocci      file  scripts/coccinelle (MODE=report) and checks/cocci/*.cocci on the touched files
+clang      file  LLVM=1 build of the touched objects only (not a whole kernel)
+'
+CHECKS_ONLY=${CHECKS_ONLY:-}
+
+# Objects are built one make call per commit, without -j: kbuild runs
+# two single-object targets of one directory in parallel twice (a race on
+# .o.d files).
+#
+# Headers have no object of their own: sparse and clang check them through
+# these users (header: objects), the ones the series' changes reach.
+HEADER_USERS='
+include/linux/mm.h: mm/mm_init.o
+include/linux/string.h: mm/mm_init.o lib/string.o
+arch/x86/include/asm/string_64.h: mm/mm_init.o arch/x86/lib/usercopy_64.o
+'
+
+CDIR=$OUT/checks
+CT=${CHECKS_TREE:-$CDIR/tree}
+FRAGMENT=$TOP/bench-vm/kernel.config
+JOBS=${JOBS:-$(nproc)}
+KUNIT=${KUNIT:-1}
+CACHE=$CDIR/cache
+# COCCI_SET=ours: only checks/cocci/*.cocci (the kernel's ~70 rules cost
+# about 2 s of CPU each in spatch start-up)
+COCCI_SET=${COCCI_SET:-all}
+
+for t in changelog-lint checks-record; do
+	[ -x "$BIN/$t" ] || die "tools: $BIN/$t is missing: run 'make tools'"
+done
+base=$(base_commit)
+if [ $# -gt 0 ]; then
+	commits=""
+	for c in "$@"; do
+		commits="$commits $(kgit rev-parse --verify -q "$c^{commit}")" ||
+			die "commits: '$c' is not a commit in $(kernel_repo)"
+	done
+else
+	head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
+		die "series: $REF_NS/series is not set: run 'make apply' first"
+	commits="$base $(kgit rev-list --reverse "$base..$head")"
+fi
+
+# Our own worktree: out/tree belongs to make build.
+if [ ! -e "$CT/.git" ]; then
+	progress setup "creating the checks worktree $CT"
+	mkdir -p "$(dirname "$CT")"
+	kgit worktree add -q --detach "$CT" "$base" ||
+		die "setup: cannot create the worktree $CT"
+fi
+ctgit() {
+	git -C "$CT" "$@"
+}
+[ -z "$(ctgit status --porcelain --untracked-files=no)" ] ||
+	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"
+
+checkout() {
+	[ "$(ctgit rev-parse HEAD)" = "$1" ] || ctgit checkout -q --detach "$1" ||
+		die "checkout: cannot check out $1 in $CT"
+}
+
+enabled() {
+	[ -z "$CHECKS_ONLY" ] || case " $CHECKS_ONLY " in *" $1 "*) ;; *) return 1 ;; esac
+}
+
+have_clang=1
+command -v clang >/dev/null && command -v ld.lld >/dev/null || have_clang=0
+command -v sparse >/dev/null || die "sparse: not installed: run 'make deps'"
+command -v spatch >/dev/null || die "coccinelle: spatch is not installed: run 'make deps'"
+
+# the objects that sparse and clang build for a list of touched files
+objects_of() {
+	for f in "$@"; do
+		case $f in
+		*.c | *.S) echo "${f%.*}.o" ;;
+		*.h) echo "$HEADER_USERS" | sed -n "s|^$f: ||p" | tr ' ' '\n' ;;
+		esac
+	done | sort -u
+}
+
+# configure O=$1 for commit $2 (LLVM=1 when $3 is clang): the commit's
+# .config from make build, else tinyconfig + the bench-vm fragment
+configure() {
+	o=$1 cfg_c=$2 llvm=${3:+LLVM=1}
+	cfg=$OUT/build/$cfg_c/.config
+	mkdir -p "$o"
+	if [ ! -f "$cfg" ]; then
+		cfg=$CDIR/obj/fragment.config
+		if [ ! -f "$cfg" ]; then
+			progress config "no $OUT/build/$cfg_c/.config (make build): tinyconfig + $FRAGMENT"
+			make -s -C "$CT" O="$CDIR/obj/kconfig" tinyconfig >/dev/null &&
+			"$CT/scripts/kconfig/merge_config.sh" -m -O "$CDIR/obj/kconfig" \
+				"$CDIR/obj/kconfig/.config" "$FRAGMENT" >/dev/null &&
+			make -s -C "$CT" O="$CDIR/obj/kconfig" olddefconfig >/dev/null &&
+			cp "$CDIR/obj/kconfig/.config" "$cfg" || die "config: tinyconfig + $FRAGMENT failed"
+		fi
+	fi
+	if ! cmp -s "$cfg" "$o/source.config"; then
+		cp "$cfg" "$o/.config" && cp "$cfg" "$o/source.config" &&
+		make -s -C "$CT" O="$o" $llvm olddefconfig >/dev/null ||
+			die "config: olddefconfig in $o failed"
+	fi
+}
+
+# cached SIDE TOOL OBJ...: the cache file of a (commit, tool, objects)
+# result: one make call per side builds all the objects of a commit
+cached() {
+	side=$1 tool=$2
+	shift 2
+	echo "$CACHE/$side/$tool/$(echo "$@" | tr ' /' '+_')"
+}
+
+# the objects among OBJ... whose source exists at the checked-out commit
+present() {
+	for obj; do
+		ls "$CT/${obj%.o}".[cS] >/dev/null 2>&1 && echo "$obj"
+	done
+}
+
+# sparse SIDE OBJ...: sparse's output for the objects at commit SIDE
+run_sparse_side() {
+	side=$1
+	shift
+	f=$(cached "$side" sparse "$@")
+	[ -f "$f" ] && return
+	checkout "$side"
+	objs_here=$(present "$@" | tr "\n" " ")
+	mkdir -p "$(dirname "$f")"
+	[ -n "$objs_here" ] || { : >"$f"; return; }
+	configure "$CDIR/obj/gcc" "$side"
+	# Compile first, so that the C=2 run prints only sparse's output.
+	# shellcheck disable=SC2086
+	make -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" $objs_here >"$f.build" 2>&1 ||
+		{ tail -n 20 "$f.build" >&2; die "sparse: building $objs_here of $side failed (log: $f.build)"; }
+	# shellcheck disable=SC2086
+	make -s -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" C=2 CHECK=sparse $objs_here >"$f.tmp" 2>&1 ||
+		{ cat "$f.tmp" >&2; die "sparse: make C=2 $objs_here of $side failed"; }
+	mv "$f.tmp" "$f"
+}
+
+# clang SIDE OBJ...: the LLVM=1 build output of the objects at SIDE
+run_clang_side() {
+	side=$1
+	shift
+	f=$(cached "$side" clang "$@")
+	[ -f "$f" ] && return
+	checkout "$side"
+	objs_here=$(present "$@" | tr "\n" " ")
+	mkdir -p "$(dirname "$f")"
+	[ -n "$objs_here" ] || { : >"$f"; return; }
+	configure "$CDIR/obj/clang" "$side" clang
+	for obj in $objs_here; do rm -f "$CDIR/obj/clang/$obj"; done
+	rc=0
+	# -k: one object that does not compile does not hide the others
+	# shellcheck disable=SC2086
+	make -k -C "$CT" O="$CDIR/obj/clang" LLVM=1 CC="ccache clang" $objs_here >"$f.tmp" 2>&1 || rc=$?
+	for obj in $objs_here; do
+		[ -f "$CDIR/obj/clang/$obj" ] ||
+			echo "$(ls "$CT/${obj%.o}".[cS] | head -n 1):0:0: error: clang build of $obj failed (make exit $rc)" >>"$f.tmp"
+	done
+	mv "$f.tmp" "$f"
+}
+
+# Normalise compiler-style output (sparse, clang): "file: severity: msg"
+# with the line and column numbers and the tree's path removed; the
+# indented continuation lines of sparse are joined to their finding.
+normalise_cc() {
+	sed -e "s|$CT/||g" -e "s|$CDIR/obj/[a-z]*/||g" | awk '
+	/^[^ ].*:[0-9]+:[0-9]+: (warning|error): / {
+		if (cur != "") print cur
+		sub(/:[0-9]+:[0-9]+: /, ": ")
+		cur = $0
+		next
+	}
+	/^   [^ ]/ && cur != "" { sub(/^ +/, ""); cur = cur " / " $0; next }
+	{ if (cur != "") print cur; cur = "" }
+	END { if (cur != "") print cur }'
+}
+
+# coccinelle: every rule on every (side, file) version.  Each rule runs
+# once over a directory of all the file versions it has not seen, so
+# spatch's start-up (about 2 s of CPU per rule) is paid once per rule and
+# run; results are cached per (rule content, file blob).
+COCCI_RULES=""
+cocci_rules() {
+	[ -n "$COCCI_RULES" ] && return
+	d=$CDIR/cocci-rules
+	if [ ! -f "$d/.stamp" ] || [ "$(cat "$d/.stamp")" != "$base" ]; then
+		rm -rf "$d" && mkdir -p "$d/kernel"
+		kgit archive "$base" scripts/coccinelle | tar -x -C "$d/kernel" ||
+			die "cocci: cannot extract scripts/coccinelle of $base"
+		echo "$base" >"$d/.stamp"
+	fi
+	# ours, then the kernel rules that have a report mode (COCCI_SET=ours:
+	# none)
+	COCCI_RULES=$(ls "$TOP"/checks/cocci/*.cocci)
+	if [ "$COCCI_SET" = ours ]; then
+		echo "cocci: skipped: the kernel's rules (COCCI_SET=ours)" >"$CDIR/cocci-skipped"
+		return
+	fi
+	for r in $(grep -l '^virtual report' "$d"/kernel/scripts/coccinelle/*/*.cocci); do
+		# Debian's spatch has no OCaml scripting (no ocamlopt)
+		if grep -q '^@script:ocaml\|^@initialize:ocaml' "$r"; then
+			echo "cocci: skipped: ${r#$d/kernel/}: OCaml script rules need ocamlopt"
+			continue
+		fi
+		COCCI_RULES="$COCCI_RULES $r"
+	done >"$CDIR/cocci-skipped"
+}
+
+# "cache-dir rule-name" per rule, computed once
+COCCI_KEYS=""
+cocci_keys() {
+	[ -n "$COCCI_KEYS" ] && return
+	COCCI_KEYS=$(for r in $COCCI_RULES; do echo "$(cocci_key "$r") $(basename "$r" .cocci)"; done)
+}
+
+# the cache directory of a rule: its name and a hash of its content
+cocci_key() {
+	echo "$CACHE/cocci/$(basename "$1" .cocci)-$(sha256sum <"$1" | cut -c1-12)"
+}
+
+# cocci_queue SIDE FILE...: queue the blobs of the C files among FILEs
+cocci_queue() {
+	side=$1
+	shift
+	for f; do
+		case $f in *.c | *.h) ;; *) continue ;; esac
+		b=$(kgit rev-parse -q --verify "$side:$f") || continue
+		echo "$b $f" >>"$CDIR/cocci-queue"
+	done
+}
+
+cocci_run() {
+	[ -s "$CDIR/cocci-queue" ] || return 0
+	store=$CDIR/cocci-blobs
+	mkdir -p "$store"
+	sort -u "$CDIR/cocci-queue" | while read -r b f; do
+		[ -f "$store/$b.${f##*.}" ] || kgit cat-file blob "$b" >"$store/$b.${f##*.}"
+	done
+	nv=$(sort -u "$CDIR/cocci-queue" | wc -l)
+	progress cocci "$(echo $COCCI_RULES | wc -w) rules on $nv file version(s) (cached ones skipped)"
+	for r in $COCCI_RULES; do
+		k=$(cocci_key "$r")
+		in=$CDIR/cocci-in
+		rm -rf "$in" && mkdir -p "$in" "$k"
+		sort -u "$CDIR/cocci-queue" | while read -r b f; do
+			[ -f "$k/$b" ] || ln "$store/$b.${f##*.}" "$in/"
+		done
+		[ -n "$(ls "$in")" ] || continue
+		opts=$(sed -n 's|^// *Options: *||p' "$r" | head -n 1)
+		# Options come from the rule, as scripts/coccicheck does.
+		# shellcheck disable=SC2086
+		if ! spatch -D report --very-quiet --no-show-diff --no-includes --include-headers \
+			$opts --sp-file "$r" --dir "$in" >"$CDIR/cocci-rule.out" 2>"$CDIR/cocci-rule.err"; then
+			warn "cocci: spatch failed with $(basename "$r"): $(tail -n 1 "$CDIR/cocci-rule.err")"
+			echo "cocci: failed: $(basename "$r"): $(tail -n 1 "$CDIR/cocci-rule.err")" >>"$CDIR/cocci-skipped"
+			continue
+		fi
+		for v in "$in"/*; do
+			b=$(basename "$v")
+			# "/path/<blob>.c:12:3-9: msg" -> "@FILE@:12:3-9: msg"
+			grep -F "$v:" "$CDIR/cocci-rule.out" | sed "s|$v:|@FILE@:|" >"$k/${b%.*}.tmp" || true
+			mv "$k/${b%.*}.tmp" "$k/${b%.*}"
+		done
+	done
+	: >"$CDIR/cocci-queue"
+}
+
+# normalised cocci findings of FILE at SIDE: "file: rule: msg"
+cocci_findings() {
+	b=$(kgit rev-parse -q --verify "$1:$2") || return 0
+	echo "$COCCI_KEYS" | while read -r k rn; do
+		[ -f "$k/$b" ] || { grep -q ": $rn.cocci:" "$CDIR/cocci-skipped" && continue; }
+		# (in a pipeline: die would only end the subshell)
+		[ -f "$k/$b" ] || { echo "no result of $rn.cocci for $2 at $1" >>"$CDIR/cocci-missing"; continue; }
+		sed -E "s|^@FILE@:[0-9]+:[0-9-]+: *|$2: $rn: |" "$k/$b"
+	done
+}
+
+# severity of a normalised finding line, per check
+severity() {
+	case $1 in
+	checkpatch) awk -F'\t' '{ s = ($1 ~ /ERROR/) ? "error" : "warning"; print s "\t" $0 }' ;;
+	changelog) sed 's/^/error\t/' ;;
+	sparse) awk '{ s = ($0 ~ /: error: |address space|different base types/) ? "error" : "warning"; print s "\t" $0 }' ;;
+	clang) awk '{ s = ($0 ~ /: error: /) ? "error" : "warning"; print s "\t" $0 }' ;;
+	# kernel rules say ERROR or WARNING; ours say error or warning
+	cocci) awk '{ s = ($0 ~ /: (ERROR|error)[:!]? /) ? "error" : "warning"; print s "\t" $0 }' ;;
+	esac
+}
+
+mkdir -p "$CDIR" "$CACHE"
+rm -f "$CDIR/cocci-missing"
+: >"$CDIR/cocci-queue"
+n=$(echo $commits | wc -w)
+
+# First pass: queue every file version for coccinelle, so that spatch
+# runs once per rule for the whole series.
+if enabled cocci; then
+	cocci_rules
+	cocci_keys
+	for c in $commits; do
+		files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
+		# shellcheck disable=SC2086
+		kgit rev-parse -q --verify "$c^" >/dev/null || continue
+		cocci_queue "$c" $files
+		# shellcheck disable=SC2086
+		cocci_queue "$c^" $files
+	done
+	cocci_run
+fi
+
+i=0
+failed=0
+printf '%-12s %-7s %5s %5s  %s\n' commit verdict new errors subject >"$CDIR/summary.txt.tmp"
+for c in $commits; do
+	i=$((i + 1))
+	short=$(printf %.12s "$c")
+	subj=$(kgit log -1 --format=%s "$c")
+	d=$CDIR/$c
+	rm -rf "$d" && mkdir -p "$d"
+	if ! p=$(kgit rev-parse -q --verify "$c^"); then
+		# the base: the pinned kernel as imported, not a patch
+		progress "check $i/$n" "$short: no parent (the pinned kernel): nothing to check"
+		printf 'pass\nall: skipped: %s has no parent (the pinned kernel), nothing is new\n' \
+			"$short" >"$d/verdict"
+		printf 'verdict\tverdict\tpass\t1\tverdict=pass\treasons=%s\n' \
+			"skipped: no parent (the pinned kernel)" | "$BIN/checks-record" "$c" >"$d/records.jsonl" ||
+			die "records: checks-record failed for $short"
+		printf '%-12s %-7s %5s %5s  %s\n' "$short" pass 0 0 "$subj" >>"$CDIR/summary.txt.tmp"
+		continue
+	fi
+	files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
+	# shellcheck disable=SC2086
+	objs=$(objects_of $files)
+	progress "check $i/$n" "$short: $subj"
+	kgit format-patch -q -1 --stdout "$c" >"$d/patch.mbox"
+	: >"$d/findings.tsv"
+	while read -r name scope what; do
+		[ -n "$name" ] || continue
+		if ! enabled "$name"; then
+			echo "$name: skipped: not in CHECKS_ONLY='$CHECKS_ONLY'" >"$d/$name.skipped"
+			continue
+		fi
+		progress "check $i/$n" "$short $name: $what"
+		case $name in
+		checkpatch)
+			checkout "$c"
+			(cd "$CT" && perl scripts/checkpatch.pl --strict --terse --show-types \
+				--no-summary "$d/patch.mbox") >"$d/$name.log" 2>&1 || true
+			# "patch.mbox:12: WARNING:TYPE: msg" -> "TYPE: msg"
+			sed -nE 's|^[^:]*:[0-9]+: ((ERROR\|WARNING\|CHECK):[A-Z_]+: .*)$|patch: \1|p' \
+				"$d/$name.log" >"$d/$name.txt"
+			;;
+		changelog)
+			rc=0
+			"$BIN/changelog-lint" "$d/patch.mbox" >"$d/$name.log" 2>&1 || rc=$?
+			[ $rc -le 1 ] || die "changelog: changelog-lint failed (exit $rc)"
+			sed -nE 's|^[^:]*:[0-9]+: ([a-z-]+: .*)$|patch: \1|p' "$d/$name.log" >"$d/$name.txt"
+			;;
+		sparse)
+			# shellcheck disable=SC2086
+			cobjs=$(for o in $objs; do [ -z "$(kgit ls-tree "$c" "${o%.o}.c")" ] || echo "$o"; done)
+			if [ -z "$cobjs" ]; then
+				echo "sparse: skipped: $short touches no C file (only: $files)" | tee "$d/$name.skipped" >&2
+				: >"$d/$name.txt"
+				continue
+			fi
+			# shellcheck disable=SC2086
+			run_sparse_side "$p" $cobjs
+			# shellcheck disable=SC2086
+			run_sparse_side "$c" $cobjs
+			# shellcheck disable=SC2086
+			{
+				echo "# $p $cobjs (the parent)"
+				cat "$(cached "$p" sparse $cobjs)"
+				echo "# $c $cobjs"
+				cat "$(cached "$c" sparse $cobjs)"
+			} >"$d/$name.log"
+			# shellcheck disable=SC2086
+			normalise_cc <"$(cached "$p" sparse $cobjs)" | LC_ALL=C sort >"$d/$name.parent"
+			# shellcheck disable=SC2086
+			normalise_cc <"$(cached "$c" sparse $cobjs)" | LC_ALL=C sort >"$d/$name.txt"
+			;;
+		cocci)
+			for side in "$p" "$c"; do
+				for f in $files; do
+					case $f in *.c | *.h) cocci_findings "$side" "$f" ;; esac
+				done | LC_ALL=C sort >"$d/$name.$([ "$side" = "$c" ] && echo txt || echo parent)"
+			done
+			[ ! -s "$CDIR/cocci-missing" ] || die "cocci: $(head -n 1 "$CDIR/cocci-missing")"
+			cp "$d/$name.txt" "$d/$name.log"
+			[ ! -s "$CDIR/cocci-skipped" ] || cp "$CDIR/cocci-skipped" "$d/$name.skipped"
+			;;
+		clang)
+			if [ $have_clang = 0 ]; then
+				echo "clang: skipped: clang or ld.lld is not installed (apt-get install clang lld)" |
+					tee "$d/$name.skipped" >&2
+				continue
+			fi
+			if [ -z "$objs" ]; then
+				echo "clang: skipped: $short touches no file with an object (only: $files)" |
+					tee "$d/$name.skipped" >&2
+				continue
+			fi
+			# shellcheck disable=SC2086
+			run_clang_side "$p" $objs
+			# shellcheck disable=SC2086
+			run_clang_side "$c" $objs
+			# shellcheck disable=SC2086
+			{
+				echo "# $p $objs (the parent; touched objects only, not a whole kernel)"
+				cat "$(cached "$p" clang $objs)"
+				echo "# $c $objs (touched objects only, not a whole kernel)"
+				cat "$(cached "$c" clang $objs)"
+			} >"$d/$name.log"
+			# shellcheck disable=SC2086
+			normalise_cc <"$(cached "$p" clang $objs)" | LC_ALL=C sort >"$d/$name.parent"
+			# shellcheck disable=SC2086
+			normalise_cc <"$(cached "$c" clang $objs)" | LC_ALL=C sort >"$d/$name.txt"
+			;;
+		esac
+		# new findings: patch-level ones all; file-level ones against the parent
+		if [ "$scope" = file ] && [ -f "$d/$name.parent" ]; then
+			LC_ALL=C comm -13 "$d/$name.parent" "$d/$name.txt" >"$d/$name.new"
+		else
+			cp "$d/$name.txt" "$d/$name.new"
+		fi
+		severity "$name" <"$d/$name.new" | sed "s|^|$name\tnew\t|" >>"$d/findings.tsv"
+		LC_ALL=C comm -12 "$d/$name.parent" "$d/$name.txt" 2>/dev/null |
+			severity "$name" | sed "s|^|$name\told\t|" >>"$d/findings.tsv" || true
+		[ ! -s "$d/$name.new" ] || {
+			warn "$short $name: $(wc -l <"$d/$name.new") new finding(s):"
+			sed 's/^/  /' "$d/$name.new" >&2
+		}
+	done <<EOF
+$CHECKS
+EOF
+	# the verdict: fail when the commit adds an error-level finding
+	errs=$(awk -F'\t' '$2 == "new" && $3 == "error"' "$d/findings.tsv" | wc -l)
+	nnew=$(awk -F'\t' '$2 == "new"' "$d/findings.tsv" | wc -l)
+	if [ "$errs" -gt 0 ]; then
+		{
+			echo fail
+			awk -F'\t' '$2 == "new" && $3 == "error" { print $1 ": " $4 }' "$d/findings.tsv"
+		} >"$d/verdict"
+		failed=$((failed + 1))
+	else
+		echo pass >"$d/verdict"
+	fi
+	cat "$d"/*.skipped 2>/dev/null >>"$d/verdict" || true
+	awk -F'\t' -v commit="$c" '{
+		file = $4; sub(/: .*/, "", file)
+		printf "%s/%s\tfinding\tcount\t1\tcheck=%s\tseverity=%s\tnew:=%s\tmessage=%s\n",
+			$1, file, $1, $3, ($2 == "new") ? "true" : "false", $4
+	}' "$d/findings.tsv" >"$d/records.tsv"
+	v=$(head -n 1 "$d/verdict")
+	printf 'verdict\tverdict\tpass\t%s\tverdict=%s\treasons=%s\n' \
+		"$([ "$v" = pass ] && echo 1 || echo 0)" "$v" \
+		"$(tail -n +2 "$d/verdict" | paste -sd';' -)" >>"$d/records.tsv"
+	"$BIN/checks-record" "$c" <"$d/records.tsv" >"$d/records.jsonl" ||
+		die "records: checks-record failed for $short"
+	progress "check $i/$n" "$short: $v ($nnew new finding(s), $errs error(s))"
+	printf '%-12s %-7s %5s %5s  %s\n' "$short" "$v" "$nnew" "$errs" "$subj" >>"$CDIR/summary.txt.tmp"
+done
+mv "$CDIR/summary.txt.tmp" "$CDIR/summary.txt"
+
+# KUnit: the base and the series head only (a kernel build each), when
+# they are among the commits checked.
+if [ "$KUNIT" = 1 ]; then
+	head=$(kgit rev-parse -q --verify "$REF_NS/series" || true)
+	kc=""
+	for c in $commits; do
+		[ "$c" = "$base" ] || [ "$c" = "$head" ] && kc="$kc $c"
+	done
+	if [ -n "$kc" ]; then
+		# shellcheck disable=SC2086
+		sh "$TOP/checks/kunit.sh" $kc || failed=$((failed + 1))
+	else
+		progress kunit "skipped: KUnit runs only on the base and the series head"
+	fi
+else
+	progress kunit "skipped: KUNIT=0"
+fi
+cat "$CDIR/summary.txt"
+[ $failed = 0 ] || die "verdict: $failed commit(s) add error-level findings or fail KUnit (see $CDIR/<commit>/verdict)"

@@ -1,0 +1,89 @@
+#!/bin/sh
+# make checks (checks/checks.sh) on a deliberately bad commit and on the
+# real series.  The bad commit, on the series head, adds a sparse
+# address-space warning and removes the fence after the template copies
+# in mm/mm_init.c, and touches arch/x86/lib/memcpy_64.S with a changelog
+# that has no Signed-off-by and no numbers: each is a new error-level
+# finding and the commit fails.  The real series passes every check but
+# the one honest changelog finding on patch 4.  To stay within minutes,
+# the kernel's ~70 coccinelle rules (COCCI_SET=ours), clang and KUnit are
+# left to `make checks`; sparse runs on the bad commit and on patch 5.
+. "$(dirname "$0")/lib.sh"
+CHECKS="sh $TOP/checks/checks.sh"
+[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
+HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
+for t in changelog-lint checks-record; do
+	[ -x "$BIN/$t" ] || bail "no $BIN/$t: run 'make tools'"
+done
+command -v sparse >/dev/null && command -v spatch >/dev/null || bail "sparse and spatch are needed: run 'make deps'"
+KUNIT=0 COCCI_SET=ours
+export KUNIT COCCI_SET
+plan 3
+
+# commit_edit PARENT MSG FILE SED [FILE SED]...: a commit on PARENT whose
+# FILEs are edited by SEDs, made without touching any ref or worktree
+commit_edit() {
+	parent=$1 msg=$2
+	shift 2
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" read-tree "$parent" || return 1
+	while [ $# -ge 2 ]; do
+		git -C "$WORKTREE" show "$parent:$1" | sed "$2" >blob &&
+		b=$(git -C "$WORKTREE" hash-object -w --stdin <blob) &&
+		GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" update-index --cacheinfo "100644,$b,$1" || return 1
+		shift 2
+	done
+	t=$(GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" write-tree) &&
+	GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+		git -C "$WORKTREE" commit-tree "$t" -p "$parent" -m "$msg"
+}
+
+test_expect_success 'a bad commit: sparse, Signed-off-by, asm numbers and the fence are caught' '
+	n=$(git -C "$WORKTREE" show "$HEAD:mm/mm_init.c" | grep -n "pageblock init may read" | cut -d: -f1) &&
+	bad=$(commit_edit "$HEAD" "x86/lib: tweak memcpy and the memmap init
+
+It is better this way." \
+		mm/mm_init.c "$((n + 1))d; s/^void __init mm_core_init(void)\$/static int xcs_peek(int __user *p) { return *(int *)p; }\n&/" \
+		arch/x86/lib/memcpy_64.S "1a/* a comment */") &&
+	CHECKS_ONLY="checkpatch changelog sparse cocci" expect_fail $CHECKS "$bad" &&
+	d=$OUT/checks/$bad && cat "$d/findings.tsv" &&
+	[ "$(head -n 1 "$d/verdict")" = fail ] &&
+	grep -q "^sparse	new	error	mm/mm_init.c: warning: cast removes address space .__user." "$d/findings.tsv" &&
+	grep -q "^changelog	new	error	patch: signoff: no Signed-off-by" "$d/findings.tsv" &&
+	grep -q "^changelog	new	error	patch: asm-numbers: touches arch/x86/lib/memcpy_64.S but names no hardware" "$d/findings.tsv" &&
+	grep -q "^cocci	new	error	mm/mm_init.c: nt_fence: error: memcpy_nontemporal() in memmap_init_zone_device() is not followed" "$d/findings.tsv" &&
+	grep -q "^checkpatch	new	error	patch: ERROR:MISSING_SIGN_OFF" "$d/findings.tsv" &&
+	grep_err "$(printf %.12s "$bad") sparse: 1 new finding" &&
+	grep_err "verdict: 1 commit\(s\) add error-level findings" &&
+	grep -q "\"metric\":\"verdict\".*\"samples\":\[0\.0\].*\"verdict\":\"fail\"" "$d/records.jsonl" &&
+	grep -q "\"case\":\"sparse/mm/mm_init.c\",\"metric\":\"finding\".*\"new\":true" "$d/records.jsonl" &&
+	[ -z "$(git -C "$OUT/checks/tree" status --porcelain --untracked-files=no)" ]
+'
+
+test_expect_success 'the real series: every commit passes but patch 4 (asm-numbers)' '
+	CHECKS_ONLY="checkpatch changelog cocci" expect_fail $CHECKS &&
+	set -- $(git -C "$WORKTREE" rev-list --reverse "$BASE..$HEAD") &&
+	[ $# = 7 ] && i=0 &&
+	for c in "$@"; do
+		i=$((i + 1)) && v=$(head -n 1 "$OUT/checks/$c/verdict") && echo "$i $v" &&
+		if [ $i = 4 ]; then
+			[ "$v" = fail ] &&
+			[ "$(awk -F"\t" "\$2 == \"new\" && \$3 == \"error\"" "$OUT/checks/$c/findings.tsv" | wc -l)" = 1 ] &&
+			grep -q "^changelog	new	error	patch: asm-numbers: " "$OUT/checks/$c/findings.tsv" || return 1
+		else
+			[ "$v" = pass ] || return 1
+		fi
+	done &&
+	[ "$(head -n 1 "$OUT/checks/$BASE/verdict")" = pass ] &&
+	grep -c . "$OUT/checks/summary.txt" | grep -qx 9
+'
+
+test_expect_success 'the real series: patch 5 adds no sparse finding in mm/mm_init.c' '
+	c5=$(git -C "$WORKTREE" rev-list --reverse "$BASE..$HEAD" | sed -n 5p) &&
+	rm -rf "$OUT/checks/cache/$c5/sparse" "$OUT/checks/cache/$(git -C "$WORKTREE" rev-parse "$c5^")/sparse" &&
+	CHECKS_ONLY=sparse $CHECKS "$c5" 2>err && cat err && grep -q "sparse: sparse (make C=2" err &&
+	[ "$(head -n 1 "$OUT/checks/$c5/verdict")" = pass ] &&
+	[ ! -s "$OUT/checks/$c5/sparse.new" ] &&
+	grep -q "^# $c5 mm/mm_init.o" "$OUT/checks/$c5/sparse.log"
+'
+done_testing
