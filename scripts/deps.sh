@@ -8,7 +8,7 @@ set -eu
 
 PKGS="build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
 git git-email b4 ccache perl python3 sparse coccinelle qemu-system-x86 ndctl daxctl
-libjson-c-dev libgsl-dev gnuplot-nox"
+libjson-c-dev libgsl-dev gnuplot-nox procps"
 
 missing=""
 for p in $PKGS; do
