@@ -14,11 +14,6 @@ KTOOLS_INC = -idirafter kernel-tree/tools/include
 # file list and -t).  Warnings are the kernel's business, not ours.
 GEN_INIT_CPIO_SRC ?= $(OUT)/tree/usr/gen_init_cpio.c
 
-# lib/record.c:29 reads 'sig' that __get_cpuid(1, ...) may leave unset, and
-# gcc 12 -O2 says so (-Wmaybe-uninitialized): kept a warning here until
-# lib/record.c checks that call's result.
-RECORD_CFLAGS =
-
 TOOLS += $(BIN)/bench-vm-agent $(BIN)/bench-vm-kmsg-test $(BIN)/bench-vm-collect \
 	 $(BIN)/bench-vm-report
 # Before 'make kernel-tree' there is no worktree to take gen_init_cpio
@@ -43,7 +38,7 @@ $(BIN)/bench-vm-kmsg-test: bench-vm/agent/kmsg-test.c bench-vm/agent/kmsg.c benc
 $(BIN)/bench-vm-collect: bench-vm/collect.c $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) $(RECORD_CFLAGS) -o $@ bench-vm/collect.c lib/record.c -ljson-c
+	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/collect.c lib/record.c -ljson-c
 
 $(BIN)/bench-vm-report: bench-vm/report.c $(OUT)/cflags
 	@mkdir -p $(@D)

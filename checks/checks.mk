@@ -3,10 +3,6 @@
 # commit, reporting only what a commit adds.  Included by the top-level
 # Makefile.
 
-# lib/record.c:29: see RECORD_CFLAGS in bench-vm/bench-vm.mk (gcc 12 -O2
-# -Wmaybe-uninitialized on __get_cpuid()).
-CHECKS_RECORD_CFLAGS =
-
 TOOLS += $(BIN)/changelog-lint $(BIN)/checks-record
 
 $(BIN)/changelog-lint: checks/changelog-lint.c lib/mbox.c lib/mbox.h $(OUT)/cflags
@@ -17,7 +13,7 @@ $(BIN)/changelog-lint: checks/changelog-lint.c lib/mbox.c lib/mbox.h $(OUT)/cfla
 $(BIN)/checks-record: checks/checks-record.c $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) $(CHECKS_RECORD_CFLAGS) -o $@ checks/checks-record.c lib/record.c -ljson-c
+	$(Q)$(CC) $(CFLAGS) -o $@ checks/checks-record.c lib/record.c -ljson-c
 
 .PHONY: checks checks-kunit checks-check-c
 
