@@ -58,17 +58,7 @@ for t in changelog-lint checks-record; do
 	[ -x "$BIN/$t" ] || die "tools: $BIN/$t is missing: run 'make tools'"
 done
 base=$(base_commit)
-if [ $# -gt 0 ]; then
-	commits=""
-	for c in "$@"; do
-		commits="$commits $(kgit rev-parse --verify -q "$c^{commit}")" ||
-			die "commits: '$c' is not a commit in $(kernel_repo)"
-	done
-else
-	head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
-		die "series: $REF_NS/series is not set: run 'make apply' first"
-	commits="$base $(kgit rev-list --reverse "$base..$head")"
-fi
+commits=$(commit_list "$@") || exit 1
 
 # Our own worktree: out/tree belongs to make build.
 if [ ! -e "$CT/.git" ]; then

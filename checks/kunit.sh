@@ -40,17 +40,9 @@ command -v python3 >/dev/null || die "python3: not installed (kunit.py needs it)
 	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"
 
 base=$(base_commit)
-if [ $# -gt 0 ]; then
-	commits=""
-	for c in "$@"; do
-		commits="$commits $(kgit rev-parse --verify -q "$c^{commit}")" ||
-			die "commits: '$c' is not a commit in $(kernel_repo)"
-	done
-else
-	head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
-		die "series: $REF_NS/series is not set: run 'make apply' first"
-	commits="$base $head"
-fi
+# default: the base and the series head only
+commits=$(commit_list "$@") || exit 1
+[ $# -gt 0 ] || commits=$(printf '%s\n' "$commits" | sed -n '1p;$p' | uniq)
 
 # build COMMIT: the KUnit kernel in out/checks/kunit/<commit>, once
 build() {

@@ -20,17 +20,7 @@ BUILD_TARGETS=${BUILD_TARGETS:-bzImage}
 command -v ccache >/dev/null || die "ccache: not installed: run 'make deps'"
 base=$(base_commit)
 
-if [ $# -gt 0 ]; then
-	commits=""
-	for c in "$@"; do
-		commits="$commits $(kgit rev-parse --verify -q "$c^{commit}")" ||
-			die "commits: '$c' is not a commit in $(kernel_repo)"
-	done
-else
-	head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
-		die "series: $REF_NS/series is not set: run 'make apply' first"
-	commits="$base $(kgit rev-list --reverse "$base..$head")"
-fi
+commits=$(commit_list "$@") || exit 1
 
 # The stamp: everything that decides what a build produces besides the
 # commit id itself.

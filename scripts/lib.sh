@@ -73,6 +73,24 @@ base_commit() {
 		die "base: $REF_NS/base is not set in $(kernel_repo): run 'make kernel-tree' first"
 }
 
+# commit_list [REV...]: the commit ids of REVs, one a line; with none, the
+# base and every series commit, in order.  Use as
+# commits=$(commit_list "$@") || exit 1
+commit_list() {
+	if [ $# -gt 0 ]; then
+		for c in "$@"; do
+			kgit rev-parse --verify -q "$c^{commit}" ||
+				die "commits: '$c' is not a commit in $(kernel_repo)"
+		done
+	else
+		b=$(base_commit) || exit 1
+		h=$(kgit rev-parse -q --verify "$REF_NS/series") ||
+			die "series: $REF_NS/series is not set: run 'make apply' first"
+		echo "$b"
+		kgit rev-list --reverse "$b..$h"
+	fi
+}
+
 # Fixed committer identity and date: re-applying gives the same commit ids.
 committer_env() {
 	GIT_COMMITTER_NAME=$PIN_IDENT_NAME
