@@ -136,16 +136,25 @@ present() {
 	done
 }
 
+# side_prepare SIDE TOOL OBJ...: sets f (the cached output of TOOL for
+# the objects at SIDE) and objs_here (those of the objects SIDE has);
+# false when there is nothing left to do (cached, or no object: empty f)
+side_prepare() {
+	side=$1 tool=$2
+	shift 2
+	f=$(cached "$side" "$tool" "$@")
+	[ -f "$f" ] && return 1
+	checkout "$side"
+	objs_here=$(present "$@" | tr "\n" " ")
+	mkdir -p "$(dirname "$f")"
+	[ -n "$objs_here" ] || { : >"$f"; return 1; }
+}
+
 # sparse SIDE OBJ...: sparse's output for the objects at commit SIDE
 run_sparse_side() {
 	side=$1
 	shift
-	f=$(cached "$side" sparse "$@")
-	[ -f "$f" ] && return
-	checkout "$side"
-	objs_here=$(present "$@" | tr "\n" " ")
-	mkdir -p "$(dirname "$f")"
-	[ -n "$objs_here" ] || { : >"$f"; return; }
+	side_prepare "$side" sparse "$@" || return 0
 	configure "$CDIR/obj/gcc" "$side"
 	# Compile first, so that the C=2 run prints only sparse's output.
 	# shellcheck disable=SC2086
@@ -161,12 +170,7 @@ run_sparse_side() {
 run_clang_side() {
 	side=$1
 	shift
-	f=$(cached "$side" clang "$@")
-	[ -f "$f" ] && return
-	checkout "$side"
-	objs_here=$(present "$@" | tr "\n" " ")
-	mkdir -p "$(dirname "$f")"
-	[ -n "$objs_here" ] || { : >"$f"; return; }
+	side_prepare "$side" clang "$@" || return 0
 	configure "$CDIR/obj/clang" "$side" clang
 	for obj in $objs_here; do rm -f "$CDIR/obj/clang/$obj"; done
 	rc=0

@@ -433,33 +433,35 @@ static int is_bound(const char *dev)
 	return path_exists(path);
 }
 
-static unsigned long long bind_dev(const char *drv, const char *dev)
+/*
+ * Write @dev to the driver's bind or unbind attribute; the time of the
+ * write in microseconds.  Checks that the device ended up as asked.
+ */
+static unsigned long long set_bound(const char *drv, const char *dev,
+				    int bind)
 {
+	const char *op = bind ? "bind" : "unbind";
 	unsigned long long t0, t1;
 	char path[256];
 
-	attr_path(path, sizeof(path), ND_DRIVERS "/%s/bind", drv);
+	attr_path(path, sizeof(path), ND_DRIVERS "/%s/%s", drv, op);
 	t0 = now_us(CLOCK_MONOTONIC);
 	write_attr(path, dev);
 	t1 = now_us(CLOCK_MONOTONIC);
-	if (!is_bound(dev))
-		fail("bind %s to %s: the write succeeded but %s has no driver",
-		     dev, drv, dev);
+	if (!!is_bound(dev) != !!bind)
+		fail("%s %s (driver %s): the write succeeded but %s is %s",
+		     op, dev, drv, dev, bind ? "not bound" : "still bound");
 	return t1 - t0;
+}
+
+static unsigned long long bind_dev(const char *drv, const char *dev)
+{
+	return set_bound(drv, dev, 1);
 }
 
 static unsigned long long unbind_dev(const char *drv, const char *dev)
 {
-	unsigned long long t0, t1;
-	char path[256];
-
-	attr_path(path, sizeof(path), ND_DRIVERS "/%s/unbind", drv);
-	t0 = now_us(CLOCK_MONOTONIC);
-	write_attr(path, dev);
-	t1 = now_us(CLOCK_MONOTONIC);
-	if (is_bound(dev))
-		fail("unbind %s from %s: still bound", dev, drv);
-	return t1 - t0;
+	return set_bound(drv, dev, 0);
 }
 
 #define SAMPLE_FMT \
