@@ -1,6 +1,7 @@
 #!/bin/sh
-# changelog-lint (checks/changelog-lint.c): the real patches pass every rule
-# except the one honest finding on patch 4; a missing Signed-off-by, an
+# changelog-lint (checks/changelog-lint.c): the real patches pass every
+# rule (patch 4 once failed asm-numbers, until its changelog quoted the
+# measured hardware and numbers); a missing Signed-off-by, an
 # asm change without hardware and numbers, a bad subject prefix and a long
 # line are caught; a malformed mbox is an error that names file and line.
 . "$(dirname "$0")/lib.sh"
@@ -18,16 +19,17 @@ mail() {
 AUTHOR='A U Thor <author@example.org>'
 SOB='Signed-off-by: A U Thor <author@example.org>'
 
-test_expect_success 'the real patches: only patch 4 (string_64.h, no numbers) is flagged' '
-	rc=0 && $LINT "$TOP"/patches/000*.mbox >out 2>err || rc=$? &&
-	cat out err && [ $rc = 1 ] &&
-	[ "$(wc -l <out)" = 1 ] &&
-	grep -q "^$TOP/patches/0004-string-introduce-memcpy_nontemporal.mbox:[0-9]*: asm-numbers: " out &&
+test_expect_success 'the real patches pass; the cover letter is skipped' '
+	$LINT "$TOP"/patches/000*.mbox >out 2>err &&
+	cat out err && [ ! -s out ] &&
 	grep -q "0000-cover-letter.mbox:1: no diff (a cover letter?): skipped" err
 '
 
-test_expect_success 'patches 6 and 7 (asm, with hardware and numbers) pass' '
-	$LINT "$TOP"/patches/0006-*.mbox "$TOP"/patches/0007-*.mbox >out && [ ! -s out ]
+test_expect_success 'patch 4 without its paragraph of numbers fails asm-numbers' '
+	sed "/^This is about the caches/,/^\$/d" "$TOP"/patches/0004-*.mbox >p4.mbox &&
+	! grep -q "67.7 ms" p4.mbox && grep -q "^Signed-off-by" p4.mbox &&
+	rc=0 && $LINT p4.mbox >out || rc=$? && cat out && [ $rc = 1 ] &&
+	[ "$(wc -l <out)" = 1 ] && grep -q "^p4.mbox:[0-9]*: asm-numbers: " out
 '
 
 test_expect_success 'a missing Signed-off-by of the author is caught' '
