@@ -81,6 +81,15 @@ build_one() {
 	return $rc
 }
 
+# Every commit builds in its own O= directory, but from the same worktree
+# path: without the directory in ccache's hash, a file whose preprocessed
+# text did not change is a hit in every commit's build, and a commit whose
+# tree did not change at all (a changelog edit, a trailer) rebuilds from
+# the cache.  Nothing of the directory lands in the objects: the config
+# has no debug info.
+CCACHE_NOHASHDIR=1
+export CCACHE_NOHASHDIR
+
 [ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 	die "worktree: $WORKTREE has local changes: commit or discard them first (git -C $WORKTREE status)"
 orig=$(wgit rev-parse HEAD)
