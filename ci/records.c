@@ -75,6 +75,8 @@ static int parse(struct ci_record *r, json_object *o, const char *file,
 		r->cpu_model = str(cpu, "model_name", &bad);
 		r->cpu_vendor = str(cpu, "vendor", &bad);
 	}
+	if (json_object_object_get_ex(o, "host_cpu", &cpu) && cpu)
+		r->host_cpu_model = str(cpu, "model_name", &bad);
 	if (bad)
 		return fail(file, line, "a string field holds another type");
 	if (!json_object_object_get_ex(o, "samples", &samples) ||

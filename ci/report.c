@@ -227,10 +227,27 @@ static char *param_setup(const struct ci_record *r)
 	return s;
 }
 
+/*
+ * The CPU of a record: a guest's model "on" the host's when they differ
+ * (TCG: QEMU's model on whatever host emulated it, which is what decides
+ * the timings), else the one model.
+ */
+static char *cpu_name(const struct ci_record *r)
+{
+	const char *cpu = r->cpu_model ? r->cpu_model : "CPU unknown";
+
+	if (r->host_cpu_model && *r->host_cpu_model && !streq(r->host_cpu_model, cpu))
+		return xasprintf("%s on %s", cpu, r->host_cpu_model);
+	return xstrdup(cpu);
+}
+
 static char *cpu_setup(const struct ci_record *r)
 {
-	return xasprintf("%s, %s", r->accel ? r->accel : "?",
-			 r->cpu_model ? r->cpu_model : "CPU unknown");
+	char *cpu = cpu_name(r), *s;
+
+	s = xasprintf("%s, %s", r->accel ? r->accel : "?", cpu);
+	free(cpu);
+	return s;
 }
 
 static char *row_setup(const struct ci_record *r)
@@ -1140,7 +1157,7 @@ static void gp_quote(FILE *g, const char *s)
 
 static void plot_rebinds(const char *dir, const struct row *w)
 {
-	char base[256], *name = row_name(w);
+	char base[256], *name = row_name(w), *cpu;
 	FILE *d, *g;
 	size_t c, k = 0;
 
@@ -1151,7 +1168,9 @@ static void plot_rebinds(const char *dir, const struct row *w)
 	fprintf(g, "set title \"");
 	gp_quote(g, name);
 	fprintf(g, ": distribution per commit\\n%s, CPU: ", accel_name(w->rec->accel));
-	gp_quote(g, w->rec->cpu_model ? w->rec->cpu_model : "unknown");
+	cpu = cpu_name(w->rec);
+	gp_quote(g, cpu);
+	free(cpu);
 	fprintf(g, " (host ");
 	gp_quote(g, w->rec->host ? w->rec->host : "?");
 	fprintf(g, "), ");
@@ -1241,7 +1260,7 @@ static int by_x(const void *a, const void *b)
 
 static void plot_curves(const char *dir, const char *experiment, const char *metric)
 {
-	char base[256], cname[128], vn[128], *t;
+	char base[256], cname[128], vn[128], *t, *cpu;
 	const char *xkey = "size";
 	size_t i, k, c, pass, nlines = 0, cols[2], ncols = 0;
 	const struct row *any = NULL;
@@ -1316,7 +1335,9 @@ static void plot_curves(const char *dir, const char *experiment, const char *met
 	gp_terminals(g, base, 0);
 	fprintf(g, "set title \"bench %s: median %s over %s\\n%s, CPU: ", experiment, metric,
 		xkey, accel_name(any->rec->accel));
-	gp_quote(g, any->rec->cpu_model ? any->rec->cpu_model : "unknown");
+	cpu = cpu_name(any->rec);
+	gp_quote(g, cpu);
+	free(cpu);
 	fprintf(g, " (host ");
 	gp_quote(g, any->rec->host ? any->rec->host : "?");
 	fprintf(g, ")\"\nset xlabel '%s (bytes)'\nset ylabel '%s (%s)'\nset grid\nset key outside right\n",

@@ -98,6 +98,7 @@ json_object *record_new(const struct record_ctx *ctx, const char *suite,
 			const char *unit)
 {
 	json_object *rec = json_object_new_object();
+	struct record_cpu host_cpu;
 	char host[256] = "", when[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -116,6 +117,12 @@ json_object *record_new(const struct record_ctx *ctx, const char *suite,
 	json_object_object_add(rec, "kernel", string_or_null(ctx->kernel));
 	json_object_object_add(rec, "accel", string_or_null(ctx->accel));
 	json_object_object_add(rec, "cpu", record_cpu_json(&ctx->cpu));
+	/*
+	 * The machine that ran the producer: for a guest, cpu is QEMU's
+	 * model, and a TCG timing means nothing without the host behind it.
+	 */
+	record_cpu_host(&host_cpu);
+	json_object_object_add(rec, "host_cpu", record_cpu_json(&host_cpu));
 	json_object_object_add(rec, "host", json_object_new_string(host));
 	json_object_object_add(rec, "time", json_object_new_string(when));
 	return rec;
