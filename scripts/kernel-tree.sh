@@ -40,26 +40,6 @@ check_tarball() {
 		die "tarball: sha256 of '$TARBALL' is $sum, expected $PIN_SHA256: not the pinned source; reinstall $PIN_PACKAGE=$PIN_VERSION"
 }
 
-# import DIR: extract the tarball and commit it in a new repository at DIR
-import_tarball() {
-	dir=$1
-	progress import "extracting $TARBALL"
-	mkdir -p "$dir"
-	xz -dc -T0 "$TARBALL" | tar -x --no-same-owner --strip-components=1 -C "$dir" ||
-		die "import: extracting '$TARBALL' failed (disk full? see the message above)"
-	progress import "committing $(find "$dir" -type f | wc -l) files"
-	git -C "$dir" init -q -b import
-	# Debian's top-level .gitignore ignores everything: force the add.
-	git -C "$dir" add -f -A .
-	GIT_AUTHOR_NAME=$PIN_IDENT_NAME GIT_AUTHOR_EMAIL=$PIN_IDENT_EMAIL \
-	GIT_AUTHOR_DATE=$PIN_DATE GIT_COMMITTER_NAME=$PIN_IDENT_NAME \
-	GIT_COMMITTER_EMAIL=$PIN_IDENT_EMAIL GIT_COMMITTER_DATE=$PIN_DATE \
-		git -C "$dir" commit -q --no-verify -m "Import $PIN_PACKAGE $PIN_VERSION
-
-Debian's $PIN_PACKAGE source ($TARBALL),
-sha256 $PIN_SHA256, imported as one commit by x86-copy-series."
-}
-
 import_pinned() {
 	repo=$TOP/kernel-tree
 	want=$(pinned_commit)
@@ -83,7 +63,7 @@ import_pinned() {
 		rm -rf "$tmp"
 		mkdir -p "$OUT"
 		trap 'rm -rf "$tmp"' EXIT INT TERM
-		import_tarball "$tmp"
+		import_tarball "$tmp" "$TARBALL" "$PIN_VERSION" "$PIN_SHA256" "$PIN_DATE"
 		have=$(git -C "$tmp" rev-parse HEAD)
 		[ "$RECORD" = 1 ] && want=$have
 		[ "$have" = "$want" ] ||

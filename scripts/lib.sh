@@ -98,3 +98,28 @@ committer_env() {
 	GIT_COMMITTER_DATE=$PIN_DATE
 	export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE
 }
+
+# import_tarball DIR TARBALL VERSION SHA256 DATE: extract Debian's
+# $PIN_PACKAGE source tarball into a new repository at DIR and commit it
+# as one commit with the fixed identity, DATE and message of the pin, so
+# that the same tarball always gives the same commit id.  The one import
+# for kernel-tree.sh (the pin) and repin.sh (TO_DEBIAN): a re-pin's commit
+# is the one a fresh clone's 'make kernel-tree' makes from the new pin.
+import_tarball() {
+	dir=$1 tarball=$2 version=$3 sha=$4 date=$5
+	progress import "extracting $tarball"
+	mkdir -p "$dir"
+	xz -dc -T0 "$tarball" | tar -x --no-same-owner --strip-components=1 -C "$dir" ||
+		die "import: extracting '$tarball' failed (disk full? see the message above)"
+	progress import "committing $(find "$dir" -type f | wc -l) files"
+	git -C "$dir" init -q -b import
+	# Debian's top-level .gitignore ignores everything: force the add.
+	git -C "$dir" add -f -A .
+	GIT_AUTHOR_NAME=$PIN_IDENT_NAME GIT_AUTHOR_EMAIL=$PIN_IDENT_EMAIL \
+	GIT_AUTHOR_DATE=$date GIT_COMMITTER_NAME=$PIN_IDENT_NAME \
+	GIT_COMMITTER_EMAIL=$PIN_IDENT_EMAIL GIT_COMMITTER_DATE=$date \
+		git -C "$dir" commit -q --no-verify -m "Import $PIN_PACKAGE $version
+
+Debian's $PIN_PACKAGE source ($PIN_TARBALL),
+sha256 $sha, imported as one commit by x86-copy-series."
+}

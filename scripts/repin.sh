@@ -47,26 +47,17 @@ import_debian() {
 	dpkg-deb -x "$work"/*.deb "$work/pkg"
 	tb=$(find "$work/pkg" -name 'linux-source-*.tar.xz' | head -n 1)
 	[ -n "$tb" ] || die "download: no linux-source tarball in the $v package"
-	mkdir -p "$work/import"
-	xz -dc -T0 "$tb" | tar -x --no-same-owner --strip-components=1 -C "$work/import" ||
-		die "import: extracting $tb failed (disk full?)"
 	sum=$(sha256sum "$tb" | cut -d' ' -f1)
+	# the package's own mtime of the tarball: the same for every download
 	date=$(date -u -d "@$(stat -c %Y "$tb")" +%Y-%m-%dT%H:%M:%SZ)
-	git -C "$work/import" init -q -b import
-	git -C "$work/import" add -f -A .
-	GIT_AUTHOR_NAME=$PIN_IDENT_NAME GIT_AUTHOR_EMAIL=$PIN_IDENT_EMAIL GIT_AUTHOR_DATE=$date \
-	GIT_COMMITTER_NAME=$PIN_IDENT_NAME GIT_COMMITTER_EMAIL=$PIN_IDENT_EMAIL GIT_COMMITTER_DATE=$date \
-		git -C "$work/import" commit -q --no-verify -m "Import $PIN_PACKAGE $v
-
-Debian's $PIN_PACKAGE source (${tb##*/pkg}),
-sha256 $sum, imported as one commit by x86-copy-series."
+	import_tarball "$work/import" "$tb" "$v" "$sum" "$date" >&2
 	kgit fetch -q "$work/import" "+import:refs/tags/$tag"
 	printf 'PIN_VERSION=%s\nPIN_SHA256=%s\nPIN_DATE=%s\nPIN_TAG=%s\n' "$v" "$sum" "$date" "$tag" >"$work/pin.new"
 	echo "$tag"
 }
 
 if [ -n "${TO_DEBIAN:-}" ]; then
-	TO=$(import_debian "$TO_DEBIAN")
+	TO=$(import_debian "$TO_DEBIAN") || exit 1
 fi
 [ -n "${TO:-}" ] || usage_die "TO=<rev> or TO_DEBIAN=<version> make repin"
 new_base=$(kgit rev-parse -q --verify "$TO^{commit}") ||
