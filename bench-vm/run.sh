@@ -282,12 +282,12 @@ if [ -n "$print_cmd" ]; then
 	exit 0
 fi
 
-# run_qemu SECONDS: QEMU under the watchdog; sets rc (124: timed out).
+# run_qemu SECONDS LOG: QEMU under the watchdog; sets rc (124: timed out).
 # timeout(1) sends TERM, then KILL 5 s later if QEMU ignores it.
 run_qemu() {
-	limit=$1
+	limit=$1 log=$2
 	eval "set -- $ARGV"
-	timeout -k 5 "$limit" "$@" </dev/null >"$results/qemu.log" 2>&1 &
+	timeout -k 5 "$limit" "$@" </dev/null >"$log" 2>&1 &
 	qpid=$!
 	rc=0
 	wait "$qpid" || rc=$?
@@ -302,11 +302,16 @@ kvm_works() {
 		return 1
 	}
 	: >"$tmp/probe.out"
+	# the probe's own console and QEMU log: the run's would overwrite them
+	main_console=$console
+	console=$results/probe-console.log
+	: >"$console"
 	build_argv kvm "$tmp" "$tmp/probe.out" probe=1
-	run_qemu 60
+	run_qemu 60 "$results/probe-qemu.log"
+	console=$main_console
 	rm -f "$tmp/nvdimm0" "$tmp/nvdimm1"
 	grep -q '^hello' "$tmp/probe.out" || {
-		why="a probe guest did not boot with -accel kvm (exit $rc, see $results/qemu.log)"
+		why="a probe guest did not boot with -accel kvm (exit $rc$([ -s "$results/probe-console.log" ] || echo ', no console output'), see $results/probe-qemu.log, probe-console.log)"
 		return 1
 	}
 }
@@ -366,7 +371,7 @@ progress "$label" "boot: $accel, cpu $CPU, 2 NVDIMMs of $NS_SIZE in $NVDIMM_DIR,
 ) &
 reporter=$!
 t0=$(date +%s)
-run_qemu "$TIMEOUT"
+run_qemu "$TIMEOUT" "$results/qemu.log"
 kill "$reporter" 2>/dev/null || true
 reporter=
 wall=$(($(date +%s) - t0))
