@@ -1,7 +1,10 @@
 # x86-copy-series: carry one x86 patch series on a pinned kernel and prove
 # every commit of it.  `make help` lists the targets.
 #
-#   make          the main job: deps, kernel-tree, apply, build
+#   make          the main job: deps, kernel-tree, apply, then the whole
+#                 per-commit pipeline (make ci: build, checks, bench-vm,
+#                 bench) and its report
+#   make quick    the same for base and head only, small and short
 #   make test     the test suite (TAP, run by prove)
 
 .DELETE_ON_ERROR:
@@ -39,14 +42,20 @@ LIB_RECORD = lib/record.c lib/record.h
 HELP =
 -include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk
 
-.PHONY: all help deps kernel-tree apply build export range-diff repin trailers send \
+.PHONY: all quick help deps kernel-tree apply build export range-diff repin trailers send \
 	tools test check-c clean distclean
 
-all: deps kernel-tree apply build
+all: deps kernel-tree apply
+	$(Q)$(MAKE) --no-print-directory ci
+
+quick: deps kernel-tree apply
+	$(Q)$(MAKE) --no-print-directory ci-quick
 
 help:
 	@echo 'x86-copy-series targets:'
-	@echo '  all (default)  deps, kernel-tree, apply, build'
+	@echo '  all (default)  deps, kernel-tree, apply, then ci: every commit built, checked,'
+	@echo '                 benchmarked (bench-vm, bench), the report and the gate'
+	@echo '  quick          deps, kernel-tree, apply, ci-quick: base and head, small and short'
 	@echo '  deps           install the Debian packages (apt-get as root, else print the command)'
 	@echo '  kernel-tree    import/verify the pinned kernel offline, create the worktree out/tree'
 	@echo '  apply          b4 am + git am patches/ onto the base: refs/x86-copy-series/series'

@@ -40,6 +40,11 @@ command -v python3 >/dev/null || die "python3: not installed (kunit.py needs it)
 [ -z "$(git -C "$CT" status --porcelain --untracked-files=no)" ] ||
 	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"
 
+# per-commit build directories from one worktree: as in scripts/build.sh,
+# the directory stays out of ccache's hash so unchanged files hit
+CCACHE_NOHASHDIR=1
+export CCACHE_NOHASHDIR
+
 base=$(base_commit)
 # default: the base and the series head only
 commits=$(commit_list "$@") || exit 1
