@@ -17,7 +17,7 @@
 
 #include "record.h"
 
-static void usage(void)
+static void usage_exit(void)
 {
 	fprintf(stderr, "ci-record: usage: ci-record --suite S --case C --metric M --unit U [--commit ID] [--kernel V] [--accel A] [--error TEXT] [SAMPLE...]\n");
 	exit(2);
@@ -69,11 +69,11 @@ int main(int argc, char **argv)
 			error = optarg;
 			break;
 		default:
-			usage();
+			usage_exit();
 		}
 	}
 	if (!suite || !case_name || !metric || !unit)
-		usage();
+		usage_exit();
 	record_cpu_host(&ctx.cpu);
 	rec = record_new(&ctx, suite, case_name, metric, unit);
 	for (; optind < argc; optind++) {

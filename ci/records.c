@@ -14,6 +14,8 @@
 #include "record.h"
 #include "records.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 const char *ci_prog = "ci";
 
 static int fail(const char *file, unsigned int line, const char *what)
@@ -54,7 +56,7 @@ static int parse(struct ci_record *r, json_object *o, const char *file,
 			 schema ? schema : "(none)", RECORD_SCHEMA);
 		return fail(file, line, msg);
 	}
-	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(required); i++) {
 		if (!str(o, required[i], &bad)) {
 			snprintf(msg, sizeof(msg), "field '%s' is missing or not a string",
 				 required[i]);

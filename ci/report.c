@@ -827,9 +827,9 @@ static void claims_md(FILE *f, struct claim_result *cr, size_t n)
 		md_escape(f, cr[i].setup);
 		fprintf(f, " |\n");
 	}
-	fprintf(f, "\nClaimed figures come from other machines (KVM on Ice Lake, 100 GB namespaces);"
-		" the comparison is of the change in percent, and absolute values are comparable"
-		" only on the same setup. TCG timings show relative change only.\n\n");
+	fputs("\nClaimed figures come from other machines (KVM on Ice Lake, 100 GB namespaces);\n", f);
+	fputs("the comparison is of the change in percent, and absolute values are comparable\n", f);
+	fputs("only on the same setup. TCG timings show relative change only.\n\n", f);
 }
 
 static void full_stats_md(FILE *f)
@@ -944,20 +944,24 @@ static void merge_md(FILE *f)
 		}
 		fprintf(f, "\n");
 	}
-	fprintf(f, "\nColumns: accel and CPU model (hosts); cells: mean ± sd (n), and the change"
-		" of the mean against the first commit of the metric on the same CPU"
-		" (Welch's t-test: * p<0.05, ** p<0.01, *** p<0.001).\n");
+	fputs("\nColumns: accel and CPU model (hosts); cells: mean ± sd (n), and the change\n", f);
+	fputs("of the mean against the first commit of the metric on the same CPU\n", f);
+	fputs("(Welch's t-test: * p<0.05, ** p<0.01, *** p<0.001).\n", f);
 }
 
 static void errors_out(FILE *f)
 {
 	size_t i;
 
-	for (i = 0; i < R.nerrors; i++)
-		fprintf(f, "- %s %s/%s: %s (%s:%u)\n", short_id(R.errors[i]->commit),
-			R.errors[i]->suite, R.errors[i]->case_name,
-			R.errors[i]->error ? R.errors[i]->error : "(no error text)",
-			R.errors[i]->file, R.errors[i]->line);
+	for (i = 0; i < R.nerrors; i++) {
+		const struct ci_record *e = R.errors[i];
+		const char *why = e->error;
+
+		if (!why)
+			why = "(no error text)";
+		fprintf(f, "- %s %s/%s: %s (%s:%u)\n", short_id(e->commit),
+			e->suite, e->case_name, why, e->file, e->line);
+	}
 }
 
 static void write_markdown(FILE *f, struct claim_result *cr, size_t ncr)
@@ -1412,7 +1416,7 @@ static void write_plots(const char *dir)
 
 /* ---- main ---- */
 
-static void usage(void)
+static void usage_exit(void)
 {
 	fprintf(stderr, "%s: usage: ci-report [--commits FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-only GLOB]... [--alpha A] [--by-cpu] RECORDS...\n",
 		ci_prog);
@@ -1498,11 +1502,11 @@ int main(int argc, char **argv)
 			R.gate_only[R.ngate_only++] = optarg;
 			break;
 		default:
-			usage();
+			usage_exit();
 		}
 	}
 	if (optind >= argc || !(R.alpha > 0 && R.alpha < 1))
-		usage();
+		usage_exit();
 	for (; optind < argc; optind++)
 		if (ci_records_load(&rs, argv[optind]))
 			exit(1);

@@ -1,10 +1,12 @@
 #!/bin/sh
 # make merge: the records of two hosts with different CPUs become one
-# table with a column per CPU model; the joined records are kept.
+# table with a column per CPU model; the joined records are kept.  Guest
+# records under TCG carry QEMU's CPU model, the same on every host: their
+# host_cpu keeps two hosts' TCG runs in two columns.
 . "$(dirname "$0")/lib.sh"
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
-plan 2
+plan 3
 B=1111111111111111111111111111111111111111
 H=3333333333333333333333333333333333333333
 
@@ -22,6 +24,21 @@ test_expect_success 'two hosts: one row per commit, one column per CPU, change a
 	grep -q "| host, AMD EPYC 7763 (hostA) | host, Intel Xeon 6338 (hostB) |" m/merge.md &&
 	grep -q "^| bench.memcpy-sweep/v/64.ns_per_call (ns) | 333333333333 |  | 5[0-9].[0-9]* ± .* (n 10) -5[0-9].[0-9]% \*\*\* | 1[89][0-9].[0-9]* ± .* (n 10) -[0-9].[0-9]% \*\*\* |" m/merge.md &&
 	[ "$(wc -l <m/records.jsonl)" = 4 ]
+'
+
+# tcg_host SEED HOST_CPU: a TCG bench-vm record, QEMU's CPU, on HOST_CPU
+tcg_host() {
+	sh "$REC" --normal 900 50 10 "$1" bench-vm nd_pmem/rebind memmap_init_ms ms $B tcg \
+		"QEMU TCG CPU version 2.5+" vm "{}" |
+		sed "s/,\"host\":/,\"host_cpu\":{\"model_name\":\"$2\"},\"host\":/"
+}
+
+test_expect_success 'TCG runs of two hosts: a column per host CPU, named guest on host' '
+	tcg_host 5 "AMD EPYC 7763" >t1.jsonl && tcg_host 6 "Intel Xeon 6338" >t2.jsonl &&
+	grep -q "\"host_cpu\":{\"model_name\":\"Intel Xeon 6338\"}" t2.jsonl &&
+	MERGE_OUT=$SCRATCH/t sh "$TOP/ci/merge.sh" t1.jsonl t2.jsonl &&
+	cat t/merge.md &&
+	grep -q "| tcg, QEMU TCG CPU version 2.5+ on AMD EPYC 7763 (vm) | tcg, QEMU TCG CPU version 2.5+ on Intel Xeon 6338 (vm) |" t/merge.md
 '
 
 test_expect_success 'a missing input is named; no input is a usage error' '
