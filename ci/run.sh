@@ -33,7 +33,8 @@ CI_OUT=${CI_OUT:-$OUT/ci}
 CI_STEPS_FILE=${CI_STEPS_FILE:-$TOP/ci/steps.sh}
 REPORT=${CI_REPORT:-$BIN/ci-report}
 GATE_PCT=${GATE_PCT:-5}
-GATE_ONLY=${GATE_ONLY-bench-vm/*/rebind/memmap_init_ms}
+# ':-': make exports GATE_ONLY empty when it is not given
+GATE_ONLY=${GATE_ONLY:-bench-vm/*/rebind/memmap_init_ms}
 CI_QUICK=${CI_QUICK:-}
 report_only=
 case ${1:-} in
@@ -186,7 +187,10 @@ for c in $commits; do
 done
 [ -n "$dirs" ] || die "report: no results under $CI_OUT for these commits: run 'make ci' first"
 set --
+# split on blanks, but no pathname expansion of the globs
+set -f
 for g in $GATE_ONLY; do set -- "$@" --gate-only "$g"; done
+set +f
 rm -rf "$CI_OUT/plots"
 progress report "ci-report: $CI_OUT/report.md, report.json, plots/"
 rrc=0

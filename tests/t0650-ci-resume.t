@@ -6,7 +6,7 @@
 # builds and VM runs.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/ci-record" ] || bail "ci tools are not built: run 'make tools'"
-plan 4
+plan 5
 
 setup() {
 	git init -q repo &&
@@ -18,13 +18,19 @@ setup() {
 	git -C repo update-ref "$REF_NS/series" HEAD &&
 	cat >steps.sh <<-\EOS
 	CI_ALL_STEPS="fake skipper"
-	step_fake_inputs() { echo "commit $1 opt ${FAKE_OPT:-0}"; }
+	step_fake_inputs() { echo "commit $1 opt ${FAKE_OPT:-0} slow ${SLOW_HEAD:-0}"; }
 	step_fake_run() {
 		echo "$1" >>"$SCRATCH/ran"
 		# FAIL_AT=<commit>: this step dies there, as an interrupted run would
 		[ "$1" != "${FAIL_AT:-}" ] || { echo "fake: interrupted" >&2; return 1; }
 		"$BIN/ci-record" --suite bench-vm --case nd_pmem/rebind --metric memmap_init_ms \
 			--unit ms --commit "$1" --accel tcg 10 11 12 >"$2/records.jsonl"
+		# SLOW_HEAD=1: a host benchmark 20% slower at the head
+		[ "${SLOW_HEAD:-0}" = 1 ] || return 0
+		v="100 101 99 100 102 98"
+		[ "$1" != "$(git -C "$SCRATCH/repo" rev-parse HEAD)" ] || v="120 121 119 120 122 118"
+		"$BIN/ci-record" --suite bench --case memcpy-sweep/v/64 --metric ns_per_call \
+			--unit ns --commit "$1" --accel host $v >>"$2/records.jsonl"
 	}
 	step_skipper_inputs() { echo "commit $1"; }
 	step_skipper_run() { skip "$2" "nothing to do here, on purpose"; }
@@ -61,5 +67,12 @@ test_expect_success 'a skipped step says why and keeps no stamp' '
 test_expect_success 'the report is made from the steps'"'"' records; the default gate passes' '
 	setup && ci && [ -s ci/report.md ] && [ -s ci/report.json ] &&
 	grep -q "^Average of rebinds for nd_pmem driver: 11.00 ms (+0.0% vs parent" ci/report.txt
+'
+test_expect_success 'the default gate is the rebind times, also with GATE_ONLY exported empty' '
+	setup && GATE_ONLY= SLOW_HEAD=1 ci && cat ci.err &&
+	grep -q "memcpy-sweep/v/64" ci/report.md &&
+	! grep -q "gate: .*memcpy-sweep" ci.err &&
+	{ rc=0; GATE_ONLY="*" SLOW_HEAD=1 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
+	grep -q "gate: .*bench.memcpy-sweep/v/64.ns_per_call .* worse than in the parent" ci.err
 '
 done_testing
