@@ -30,7 +30,8 @@ setup() {
 }
 
 test_expect_success 'collect: each trailer to its patch; quoted and unrelated ignored' '
-	setup && "$COLLECT" p/series replies.mbox >found 2>err; cat found err &&
+	setup && { rc=0; "$COLLECT" p/series replies.mbox >found 2>err || rc=$?; } &&
+	cat found err && [ $rc = 0 ] &&
 	grep -qx "$f2	Reviewed-by: Rev One <one@example.org>" found &&
 	grep -qx "$f3	Tested-by: Tess Ter <tess@example.org>" found &&
 	[ "$(grep -c "	Acked-by: Ack All <all@example.org>$" found)" = "$(printf "%s\n" "$list" | grep -c "^applied")" ] &&

@@ -109,8 +109,8 @@ test_expect_success 'copy-bench writes one valid record per case, with CPU, host
 	PY
 '
 test_expect_success 'usage errors exit 2, a missing variants.so exits 1 and says how to build it' '
-	rc=0; "$BENCH" >/dev/null 2>&1 || rc=$?; [ $rc = 2 ] &&
-	rc=0; "$BENCH" --variants "$G/base/variants.so" --only no-such >/dev/null 2>err || rc=$?;
+	{ rc=0; "$BENCH" >/dev/null 2>&1 || rc=$?; } && [ $rc = 2 ] &&
+	{ rc=0; "$BENCH" --variants "$G/base/variants.so" --only no-such >/dev/null 2>err || rc=$?; } &&
 	[ $rc = 2 ] && grep -q "no experiment .no-such." err &&
 	expect_fail "$BENCH" --variants "$SCRATCH/none.so" --selftest &&
 	grep_err "^copy-bench: variants: cannot load .*none.so.*bench/gen.sh"

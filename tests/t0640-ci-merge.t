@@ -43,6 +43,6 @@ test_expect_success 'TCG runs of two hosts: a column per host CPU, named guest o
 
 test_expect_success 'a missing input is named; no input is a usage error' '
 	expect_fail sh "$TOP/ci/merge.sh" nothere && grep_err "merge: inputs: .nothere. does not exist" &&
-	rc=0; sh "$TOP/ci/merge.sh" 2>/dev/null || rc=$?; [ $rc = 2 ]
+	{ rc=0; sh "$TOP/ci/merge.sh" 2>/dev/null || rc=$?; } && [ $rc = 2 ]
 '
 done_testing

@@ -44,7 +44,7 @@ ci() {
 
 test_expect_success 'a step that fails at commit 2: exit 1, the others go on; the rerun runs only it' '
 	setup && c2=$(git -C repo rev-parse HEAD~1) &&
-	rc=0; FAIL_AT=$c2 ci || rc=$?; cat ci.err; [ $rc = 1 ] &&
+	{ rc=0; FAIL_AT=$c2 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
 	grep -q "steps failed: $(printf %.12s $c2):fake" ci.err &&
 	[ "$(wc -l <ran)" = 3 ] && [ ! -f ci/$c2/fake.stamp ] &&
 	: >ran && ci && cat ci.err &&
