@@ -99,7 +99,10 @@ n=$(echo $commits | wc -w)
 i=0
 failed=0
 parent=""
+# The summary of the whole series; a run on chosen commits (make ci
+# builds one at a time) prints its own and leaves the series' alone.
 summary=$OUT/build/summary.txt
+[ $# = 0 ] || summary=$OUT/build/summary-$$.txt
 mkdir -p "$OUT/build"
 printf '%-12s %-6s %6s %5s %5s  %s\n' commit result secs warn new subject >"$summary.tmp"
 for c in $commits; do
@@ -137,4 +140,5 @@ for c in $commits; do
 done
 mv "$summary.tmp" "$summary"
 cat "$summary"
+[ $# = 0 ] || rm -f "$summary"
 [ $failed = 0 ] || die "bisect: $failed of $n commits do not build: the series does not bisect"
