@@ -64,6 +64,9 @@ commits=$(commit_list "$@") || exit 1
 if [ ! -e "$CT/.git" ]; then
 	progress setup "creating the checks worktree $CT"
 	mkdir -p "$(dirname "$CT")"
+	# a worktree whose directory was deleted (rm -rf out/checks) is still
+	# registered: forget it first, as kernel-tree.sh does for out/tree
+	kgit worktree prune
 	kgit worktree add -q --detach "$CT" "$base" ||
 		die "setup: cannot create the worktree $CT"
 fi

@@ -19,7 +19,7 @@ done
 command -v sparse >/dev/null && command -v spatch >/dev/null || bail "sparse and spatch are needed: run 'make deps'"
 KUNIT=0 COCCI_SET=ours
 export KUNIT COCCI_SET
-plan 3
+plan 4
 
 # commit_edit PARENT MSG FILE SED [FILE SED]...: a commit on PARENT whose
 # FILEs are edited by SEDs, made without touching any ref or worktree
@@ -81,5 +81,11 @@ test_expect_success 'the real series: patch 5 adds no sparse finding in mm/mm_in
 	[ "$(head -n 1 "$OUT/checks/$c5/verdict")" = pass ] &&
 	[ ! -s "$OUT/checks/$c5/sparse.new" ] &&
 	grep -q "^# $c5 mm/mm_init.o" "$OUT/checks/$c5/sparse.log"
+'
+test_expect_success 'out/checks deleted: the next run recreates its worktree' '
+	rm -rf "$OUT/checks" &&
+	CHECKS_ONLY=changelog $CHECKS "$HEAD" 2>err && cat err &&
+	grep -q "creating the checks worktree" err && [ -e "$OUT/checks/tree/.git" ] &&
+	[ "$(head -n 1 "$OUT/checks/$HEAD/verdict")" = pass ]
 '
 done_testing
