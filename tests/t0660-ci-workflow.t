@@ -37,8 +37,9 @@ yaml_dump() {
 
 test_expect_success 'ci.yml parses; push triggers it; jobs test, ci, merge' '
 	yaml_dump >dump && cat dump &&
-	grep -q "^jobs/test/steps/[0-9]*/run	sudo make test$" dump &&
-	grep -q "^jobs/ci/steps/[0-9]*/run	make ci GATE_PCT=5$" dump &&
+	grep -q "^jobs/test/steps/[0-9]*/run	make test$" dump &&
+	grep -q "^jobs/test/container	debian:12$" dump &&
+	grep -q "^jobs/ci/steps/[0-9]*/run	make GATE_PCT=5$" dump &&
 	grep -q "^jobs/merge/steps/[0-9]*/run	make merge RESULTS=results$" dump &&
 	{ grep -q "^on/push	" dump || grep -q "^True/push	" dump; }
 '
