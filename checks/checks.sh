@@ -203,6 +203,22 @@ normalise_cc() {
 	END { if (cur != "") print cur }'
 }
 
+# compiler_outputs TOOL NOTE OBJ...: from the cached output of TOOL at the
+# parent $p and the commit $c, write $d/$name.log (both, headed) and the
+# normalised, sorted $d/$name.parent and $d/$name.txt that are compared
+compiler_outputs() {
+	tool=$1 note=$2
+	shift 2
+	{
+		echo "# $p $* (the parent${note:+; $note})"
+		cat "$(cached "$p" "$tool" "$@")"
+		echo "# $c $*${note:+ ($note)}"
+		cat "$(cached "$c" "$tool" "$@")"
+	} >"$d/$name.log"
+	normalise_cc <"$(cached "$p" "$tool" "$@")" | LC_ALL=C sort >"$d/$name.parent"
+	normalise_cc <"$(cached "$c" "$tool" "$@")" | LC_ALL=C sort >"$d/$name.txt"
+}
+
 # coccinelle: every rule on every (side, file) version.  Each rule runs
 # once over a directory of all the file versions it has not seen, so
 # spatch's start-up (about 2 s of CPU per rule) is paid once per rule and
@@ -398,16 +414,7 @@ for c in $commits; do
 			# shellcheck disable=SC2086
 			run_sparse_side "$c" $cobjs
 			# shellcheck disable=SC2086
-			{
-				echo "# $p $cobjs (the parent)"
-				cat "$(cached "$p" sparse $cobjs)"
-				echo "# $c $cobjs"
-				cat "$(cached "$c" sparse $cobjs)"
-			} >"$d/$name.log"
-			# shellcheck disable=SC2086
-			normalise_cc <"$(cached "$p" sparse $cobjs)" | LC_ALL=C sort >"$d/$name.parent"
-			# shellcheck disable=SC2086
-			normalise_cc <"$(cached "$c" sparse $cobjs)" | LC_ALL=C sort >"$d/$name.txt"
+			compiler_outputs sparse "" $cobjs
 			;;
 		cocci)
 			for side in "$p" "$c"; do
@@ -435,16 +442,7 @@ for c in $commits; do
 			# shellcheck disable=SC2086
 			run_clang_side "$c" $objs
 			# shellcheck disable=SC2086
-			{
-				echo "# $p $objs (the parent; touched objects only, not a whole kernel)"
-				cat "$(cached "$p" clang $objs)"
-				echo "# $c $objs (touched objects only, not a whole kernel)"
-				cat "$(cached "$c" clang $objs)"
-			} >"$d/$name.log"
-			# shellcheck disable=SC2086
-			normalise_cc <"$(cached "$p" clang $objs)" | LC_ALL=C sort >"$d/$name.parent"
-			# shellcheck disable=SC2086
-			normalise_cc <"$(cached "$c" clang $objs)" | LC_ALL=C sort >"$d/$name.txt"
+			compiler_outputs clang "touched objects only, not a whole kernel" $objs
 			;;
 		esac
 		# new findings: patch-level ones all; file-level ones against the parent
