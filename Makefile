@@ -42,8 +42,8 @@ LIB_RECORD = lib/record.c lib/record.h
 HELP =
 -include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk
 
-.PHONY: all quick help deps kernel-tree apply build export range-diff repin trailers send \
-	tools test check-c clean distclean
+.PHONY: all quick help deps deps-check kernel-tree apply build export range-diff repin \
+	trailers send tools test test-fresh check-c clean distclean
 
 all: deps kernel-tree apply
 	$(Q)$(MAKE) --no-print-directory ci
@@ -56,7 +56,9 @@ help:
 	@echo '  all (default)  deps, kernel-tree, apply, then ci: every commit built, checked,'
 	@echo '                 benchmarked (bench-vm, bench), the report and the gate'
 	@echo '  quick          deps, kernel-tree, apply, ci-quick: base and head, small and short'
-	@echo '  deps           install the Debian packages (apt-get as root, else print the command)'
+	@echo '  deps           install the Debian packages of scripts/deps.list (apt-get as root,'
+	@echo '                 else print the command)'
+	@echo '  deps-check     one real use of every dependency in scripts/deps.list (TAP)'
 	@echo '  kernel-tree    import/verify the pinned kernel offline, create the worktree out/tree'
 	@echo '  apply          b4 am + git am patches/ onto the base: refs/x86-copy-series/series'
 	@echo '  build          build the base and every series commit (O=out/build/<commit>, ccache)'
@@ -67,6 +69,7 @@ help:
 	@echo '  send           git send-email, To/Cc from get_maintainer.pl: dry run unless SEND=1'
 	@echo '  tools          build the C tools into out/bin'
 	@echo '  test           run the test suite (prove tests/)'
+	@echo '  test-fresh     make test in a fresh minimal Debian 12 root (a clone of HEAD)'
 	@echo '  check-c        checkpatch.pl --no-tree -f on our own C'
 	@echo '  clean          remove out/bin and build results (keeps the worktree and ccache)'
 	@echo '  distclean      remove out/ and the worktree registration'
@@ -76,6 +79,9 @@ help:
 
 deps:
 	$(Q)sh scripts/deps.sh
+
+deps-check:
+	$(Q)sh scripts/deps-check.sh
 
 kernel-tree: deps
 	$(Q)sh scripts/kernel-tree.sh
@@ -119,6 +125,11 @@ $(BIN)/%: tools/%.c lib/mbox.c lib/mbox.h $(OUT)/cflags
 test: deps kernel-tree
 	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
 	$(Q)prove -f tests/
+
+# The whole suite as on a new user's machine: a minimal Debian 12 root
+# (scripts/fresh-root.sh), README's first step, a clone of HEAD, make test.
+test-fresh:
+	$(Q)sh scripts/fresh-root.sh run clone 'make test'
 
 check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f lib/*.[ch] tools/*.c

@@ -1,14 +1,12 @@
 #!/bin/sh
-# deps.sh: install the Debian packages the toolkit needs.
+# deps.sh: install the Debian packages the toolkit needs: every package of
+# scripts/deps.list, and the pinned kernel source (scripts/pin.conf).
 #
 # As root it runs apt-get; otherwise it prints the exact command and stops.
-# The kernel source package is pinned to one version (scripts/pin.conf).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PKGS="build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
-git git-email b4 ccache perl python3 sparse coccinelle qemu-system-x86 ndctl daxctl
-libjson-c-dev libgsl-dev gnuplot-nox procps"
+PKGS=$(deps_packages) || exit 1
 
 missing=""
 for p in $PKGS; do

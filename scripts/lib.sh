@@ -24,6 +24,15 @@ GIT_CONFIG_NOSYSTEM=1
 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
 
+# The toolkit's external dependencies: name, then packages (tests give
+# another list).
+DEPS_LIST=${DEPS_LIST:-$TOP/scripts/deps.list}
+# deps_packages: the packages of $DEPS_LIST, one a line
+deps_packages() {
+	[ -r "$DEPS_LIST" ] || die "deps: $DEPS_LIST is missing"
+	awk '!/^#/ && NF { for (i = 2; i <= NF; i++) print $i }' "$DEPS_LIST"
+}
+
 die() {
 	printf '%s: %s\n' "$PROG" "$*" >&2
 	exit 1

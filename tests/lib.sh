@@ -7,6 +7,9 @@
 #                                  run body (sh, -e not set: chain with &&)
 #                                  in a fresh scratch dir $SCRATCH; ok/not ok
 #   test_skip 'title' 'why'        a test that cannot run here, and why
+#   test_result ok|fail 'title' [LOG]
+#                                  a test decided elsewhere (a tool's own TAP
+#                                  line); LOG's tail is shown when it failed
 #   bail 'why'                     nothing more can run: "Bail out!"
 #   done_testing                   exit non-zero if any test failed
 # Helpers for bodies: expect_fail CMD... (exit status 1, stderr in $SCRATCH/err)
@@ -57,6 +60,17 @@ test_expect_success() {
 		echo "not ok $T - $1"
 		diag "scratch dir kept: $SCRATCH"
 		tail -n 30 "$SCRATCH/.tap.log" | sed 's/^/# /'
+		FAILED=$((FAILED + 1))
+	fi
+}
+
+test_result() {
+	T=$((T + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $T - $2"
+	else
+		echo "not ok $T - $2"
+		[ -z "${3:-}" ] || tail -n 30 "$3" | sed 's/^/# /'
 		FAILED=$((FAILED + 1))
 	fi
 }

@@ -1,0 +1,102 @@
+#!/bin/sh
+# deps-scan.sh: every program that the toolkit's shell calls must come from
+# a package of scripts/deps.list or from an Essential package (which every
+# Debian root has), or a fresh machine's 'make deps' would not install it.
+#
+# The scan reads the words in command position of every tracked shell
+# script, test and Makefile (after '|', ';', '&&', '$(', 'then', ...), keeps
+# those that name a program on this machine's PATH, and asks dpkg which
+# package owns it.  It prints one line per program that breaks the rule,
+# "file:line: program (package): not in scripts/deps.list", and exits 1
+# when there is any.  A word that is no program here (a shell function, a
+# typo) is not its business: the fresh-root run of the tests finds those.
+#
+#   deps-scan.sh [FILE...]   default: the tracked shell of the toolkit
+set -eu
+. "$(dirname "$0")/lib.sh"
+PROG=deps-scan
+
+command -v dpkg-query >/dev/null || die "scan: dpkg-query is missing: this check needs a Debian host"
+if [ $# = 0 ]; then
+	cd "$TOP"
+	# shellcheck disable=SC2046 # one word per file
+	set -- $(git ls-files '*.sh' '*.t' '*.mk' Makefile .ci/run)
+fi
+scan=${TMPDIR:-/tmp}/deps-scan.$$
+trap 'rm -f "$scan" "$scan.all"' EXIT
+
+# Words that the scan finds in prose (messages, case labels, heredocs)
+# and that happen to name a program; none of them is run.
+PROSE='file kvm size w wall dir see'
+
+listed=$(deps_packages | sort -u)
+DEBIAN_PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# Essential packages, and the packages a --variant=apt root adds (apt).
+essential=$(dpkg-query -W -f '${Package} ${Essential}\n' | awk '$2 == "yes" { print $1 }')
+
+awk '
+# the first word of a segment that is not an assignment or a keyword
+function emit(seg,   n, w, i, k) {
+	n = split(seg, w, /[ \t]+/)
+	for (i = 1; i <= n; i++) {
+		if (w[i] == "" || w[i] ~ /^[A-Za-z_][A-Za-z0-9_]*=/)
+			continue
+		if (w[i] ~ /^(if|then|do|else|elif|while|until|!|exec|time|command|-v|nice|env|xargs|@|\$\(Q\))$/)
+			continue
+		if (w[i] == "timeout") {
+			print "timeout", FILENAME ":" FNR
+			while (i < n && w[i + 1] ~ /^(-k|-s|[0-9]+|\$[A-Za-z_{}]+|"\$[A-Za-z_{}]+")$/)
+				i++
+			continue
+		}
+		k = w[i]
+		gsub(/^["'\''(\\@]+|["'\'')\\]+$/, "", k)
+		sub(/^\$\(Q\)/, "", k)
+		if (k ~ /^[a-z][a-z0-9._+-]*$/)
+			print k, FILENAME ":" FNR
+		return
+	}
+}
+{
+	line = $0
+	sub(/(^|[ \t])#.*/, "", line)
+	gsub(/\|\||&&|\$\(|`/, ";", line)
+	gsub(/[|(){}]/, ";", line)
+	n = split(line, seg, ";")
+	for (j = 1; j <= n; j++)
+		emit(seg[j])
+}' "$@" >"$scan.all" || die "scan: cannot read the scripts: $*"
+sort -k1,1 -u "$scan.all" >"$scan"
+
+bad=0
+while read -r word where; do
+	case " $PROSE " in *" $word "*) continue ;; esac
+	# where a Debian package would put it (not pyenv's or /usr/local's)
+	if ! path=$(PATH=$DEBIAN_PATH command -v "$word" 2>/dev/null); then
+		other=$(command -v "$word" 2>/dev/null) || continue
+		case $other in /*) ;; *) continue ;; esac	# a builtin or a function
+		echo "$where: $word ($other): not from a Debian package: a fresh machine lacks it" >&2
+		bad=1
+		continue
+	fi
+	case $path in /*) ;; *) continue ;; esac	# a builtin
+	# usrmerge: dpkg knows /bin/cat, PATH gives /usr/bin/cat
+	pkg=$( { dpkg -S "$path" || dpkg -S "/bin/$word" || dpkg -S "$(readlink -f "$path")"; } 2>/dev/null |
+		grep -v '^diversion by' | head -n 1 | cut -d: -f1 | cut -d, -f1) || pkg=
+	if [ -z "$pkg" ]; then
+		echo "$where: $word ($path): no Debian package owns it: install it from a package of scripts/deps.list" >&2
+		bad=1
+		continue
+	fi
+	printf '%s\n' "$essential" | grep -qx "$pkg" && continue
+	printf '%s\n' "$listed" | grep -qx "$pkg" && continue
+	# a binary package built from a listed one (gcc-12 for build-essential's
+	# gcc, clang-14 for clang): accept it when a listed package depends on it
+	if dpkg-query -W -f '${Pre-Depends},${Depends}\n' $listed 2>/dev/null | tr ',|' '\n\n' |
+		sed 's/^ *//; s/[ :(].*//' | grep -qx "$pkg"; then
+		continue
+	fi
+	echo "$where: $word ($pkg): not in scripts/deps.list: add '$word $pkg' there" >&2
+	bad=1
+done <"$scan"
+exit $bad

@@ -1,0 +1,166 @@
+#!/bin/sh
+# fresh-root.sh: a minimal Debian 12 root, as a new user's machine is
+# before they install anything, to prove that 'make deps' installs every
+# package the toolkit needs (tests/t0001, make test-fresh).
+#
+#   fresh-root.sh base            make the root's tarball once (mmdebstrap
+#                                 --variant=apt from this machine's own apt
+#                                 sources and settings), or reuse it
+#   fresh-root.sh run MODE CMD    a new root from that tarball, the toolkit
+#                                 in /src, CMD run there by sh as root;
+#                                 the root is removed afterwards
+# CMD runs after README's first step on a bare machine (apt-get install
+# make git), in /src, which holds, by MODE, 'tree': the files of this
+# working tree, uncommitted ones too, without kernel-tree/; 'clone': a git
+# clone of HEAD, as CI makes.
+#
+# Environment: FRESH_ROOT_CACHE=DIR (default $OUT/fresh-root) holds the
+# tarball and the downloaded .debs, so a second run needs the archive only
+# for 'apt-get update'; FRESH_ROOT_MAX_AGE=DAYS (default 7) before the
+# tarball is made again; FRESH_ROOT_KEEP=1 keeps the root of 'run'.
+# Exit: CMD's status; 77 when no root can be made here (not root, no
+# mmdebstrap, the archive unreachable), with the reason on stderr; 2 usage.
+set -eu
+. "$(dirname "$0")/lib.sh"
+PROG=fresh-root
+
+CACHE=${FRESH_ROOT_CACHE:-$OUT/fresh-root}
+MAX_AGE=${FRESH_ROOT_MAX_AGE:-7}
+SUITE=bookworm
+TARBALL=$CACHE/$SUITE-apt.tar
+
+usage() {
+	usage_die "fresh-root.sh base | run tree|clone CMD"
+}
+
+# cannot WHY: no root can be made here; tests skip on 77
+cannot() {
+	printf '%s: cannot make a fresh root here: %s\n' "$PROG" "$*" >&2
+	exit 77
+}
+
+# apt's own words for an archive it cannot reach
+network_error() {
+	grep -q -E 'Temporary failure resolving|Could not resolve|Failed to fetch|Unable to connect|Could not connect|Network is unreachable|Connection (refused|timed out|failed)' "$1"
+}
+
+preflight() {
+	[ "$(id -u)" = 0 ] || cannot "not root (mmdebstrap and chroot need it)"
+	command -v mmdebstrap >/dev/null || cannot "mmdebstrap is not installed: run 'make deps'"
+	command -v unshare >/dev/null || cannot "unshare (util-linux) is missing"
+}
+
+# The machine's own apt: its sources (never a mirror name of ours) and the
+# settings that make its archive reachable (proxies, Check-Valid-Until).
+apt_args() {
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		[ -s "$f" ] && grep -q -v -E '^[[:space:]]*(#|$)' "$f" && printf '%s\n' "$f"
+	done
+	for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
+		[ -f "$f" ] && grep -q '^[[:space:]]*Acquire' "$f" && printf -- '--aptopt=%s\n' "$f"
+	done
+	return 0
+}
+
+base() {
+	preflight
+	if [ -f "$TARBALL" ] && [ -z "$(find "$TARBALL" -mtime +"$MAX_AGE")" ]; then
+		progress base "reusing $TARBALL (made $(date -u -r "$TARBALL" +%F); FRESH_ROOT_MAX_AGE=$MAX_AGE days)"
+		return 0
+	fi
+	mkdir -p "$CACHE"
+	args=$(apt_args)
+	printf '%s\n' "$args" | grep -q -v -e '^--aptopt' ||
+		cannot "this machine has no apt sources (/etc/apt/sources.list*)"
+	progress base "mmdebstrap --variant=apt $SUITE from this machine's apt sources"
+	rc=0
+	# shellcheck disable=SC2046 # one word per file (apt names them without blanks)
+	mmdebstrap --variant=apt --mode=root --format=tar --quiet $(printf '%s\n' "$args" | grep '^--') \
+		"$SUITE" "$TARBALL.tmp" $(printf '%s\n' "$args" | grep -v '^--') \
+		>"$CACHE/mmdebstrap.log" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		rm -f "$TARBALL.tmp"
+		network_error "$CACHE/mmdebstrap.log" &&
+			cannot "Debian's archive is not reachable: $(grep -m 1 -E 'resolv|fetch|connect|unreachable' "$CACHE/mmdebstrap.log")"
+		tail -n 20 "$CACHE/mmdebstrap.log" >&2
+		die "base: mmdebstrap failed (exit $rc): see $CACHE/mmdebstrap.log"
+	fi
+	mv "$TARBALL.tmp" "$TARBALL"
+	progress base "made $TARBALL ($(du -m "$TARBALL" | cut -f1) MiB)"
+}
+
+# put_toolkit MODE ROOT: the toolkit where CMD finds it
+put_toolkit() {
+	case $1 in
+	tree)
+		mkdir -p "$2/src"
+		# tracked and new files, not kernel-tree (a gitlink: its files are
+		# the pinned kernel, which make kernel-tree imports)
+		git -C "$TOP" ls-files -z --cached --others --exclude-standard |
+			tr '\0' '\n' | grep -v -x kernel-tree | while read -r f; do
+				[ -f "$TOP/$f" ] && printf '%s\n' "$f"
+			done | tar -C "$TOP" --no-recursion -T - -cf - | tar -C "$2/src" -xf -
+		;;
+	clone)
+		[ -z "$(git -C "$TOP" status --porcelain --untracked-files=no)" ] ||
+			warn "clone: the working tree has uncommitted changes: the fresh root tests HEAD without them"
+		mkdir -p "$2/mnt/origin"
+		;;
+	*) usage ;;
+	esac
+}
+
+run() {
+	mode=$1
+	shift
+	[ $# -gt 0 ] || usage
+	preflight
+	base
+	root=$(mktemp -d "$CACHE/root.XXXXXX")
+	keep=${FRESH_ROOT_KEEP:-}
+	# The root's mounts live in a private mount namespace that ends with
+	# the unshare below, whatever kills it: the rm -rf that follows never
+	# sees a mounted /dev or /proc (and stays on one file system anyway).
+	trap '[ -n "$keep" ] || rm -rf --one-file-system "$root"' EXIT
+	trap 'exit 1' INT TERM HUP
+	progress run "extracting the root into $root"
+	tar -C "$root" -xf "$TARBALL"
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	mkdir -p "$CACHE/debs"
+	put_toolkit "$mode" "$root"
+	printf '%s\n' "$*" >"$root/fresh-root.cmd"
+	# README's first step on a bare machine, then the toolkit in /src
+	{
+		echo 'set -eu'
+		echo 'export DEBIAN_FRONTEND=noninteractive'
+		echo 'apt-get update -q >/dev/null'
+		echo 'apt-get install -y -q --no-install-recommends make git >/dev/null'
+		[ "$mode" = tree ] || echo 'git clone -q /mnt/origin /src'
+		echo 'cd /src'
+		echo 'exec sh /fresh-root.cmd'
+	} >"$root/fresh-root.sh"
+	progress run "running in the fresh root ($mode): $*"
+	rc=0
+	unshare --mount --propagation private --fork sh -eu -c '
+		r=$1 cache=$2 top=$3
+		mount -t proc proc "$r/proc"
+		mount --rbind /sys "$r/sys"
+		mount --rbind /dev "$r/dev"
+		mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm"
+		mount --bind "$cache/debs" "$r/var/cache/apt/archives"
+		if [ -d "$r/mnt/origin" ]; then
+			mount --bind "$top" "$r/mnt/origin"
+			mount -o remount,bind,ro "$r/mnt/origin"
+		fi
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root TERM=dumb LANG=C.UTF-8 sh /fresh-root.sh
+	' fresh-root "$root" "$CACHE" "$TOP" || rc=$?
+	[ -z "$keep" ] || progress run "kept the root: $root"
+	return $rc
+}
+
+case ${1:-} in
+base) [ $# = 1 ] || usage; base ;;
+run) shift; [ $# -ge 2 ] || usage; run "$@" ;;
+*) usage ;;
+esac
