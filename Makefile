@@ -20,9 +20,14 @@ export VERSION PREV TO TO_DEBIAN REPLIES SEND FROM PATCHES_OUT COMMITS
 
 CC = gcc
 CFLAGS = -O2 -g -Wall -Wextra -Werror -std=gnu11 -Ilib
-# SANITIZE=1 (the test suite's default): ASan and UBSan
+# SANITIZE=1 (the test suite's default): ASan and UBSan.  UBSan traps at
+# the first error (ud2) and ASan reports the SIGILL with its stack
+# (ASAN_OPTIONS=handle_sigill=1, tests/lib.sh): with ASan linked in, GCC's
+# UBSan prints only to stderr, which scripts may discard, while ASan's
+# reports go to the file that log_path names.
+SANITIZE_CFLAGS = -fsanitize=address,undefined -fsanitize-undefined-trap-on-error -fno-omit-frame-pointer
 ifeq ($(SANITIZE),1)
-CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+CFLAGS += $(SANITIZE_CFLAGS)
 endif
 
 ifeq ($(V),1)
@@ -43,7 +48,7 @@ HELP =
 -include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk
 
 .PHONY: all quick help deps deps-check kernel-tree apply build export range-diff repin \
-	trailers send tools test test-fresh check-c clean distclean
+	trailers send tools test test-fresh print-sanitize-cflags check-c clean distclean
 
 all: deps kernel-tree apply
 	$(Q)$(MAKE) --no-print-directory ci
@@ -130,6 +135,10 @@ test: deps kernel-tree
 # (scripts/fresh-root.sh), README's first step, a clone of HEAD, make test.
 test-fresh:
 	$(Q)sh scripts/fresh-root.sh run clone 'make test'
+
+# for tests/t0003: the flags the suite's tools are built with
+print-sanitize-cflags:
+	@echo '$(SANITIZE_CFLAGS)'
 
 check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f lib/*.[ch] tools/*.c

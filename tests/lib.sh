@@ -2,7 +2,8 @@
 #
 # API, in call order:
 #   . "$(dirname "$0")/lib.sh"
-#   plan N                         the number of tests
+#   plan N                         the number of tests; done_testing fails
+#                                  when another number ran
 #   test_expect_success 'title' 'body'
 #                                  run body (sh, -e not set: chain with &&)
 #                                  in a fresh scratch dir $SCRATCH; ok/not ok
@@ -12,11 +13,31 @@
 #                                  line); LOG's tail is shown when it failed
 #   bail 'why'                     nothing more can run: "Bail out!"
 #   done_testing                   exit non-zero if any test failed
-# Helpers for bodies: expect_fail CMD... (exit status 1, stderr in $SCRATCH/err)
+# Helpers for bodies: expect_fail CMD... (exit status 1, stderr in
+# $SCRATCH/err), grep_err PATTERN.
 #
-# Environment: LANG=C TZ=UTC; $TOP is the project root; $TEST_OUT is a
-# scratch area shared by the tests of one run (out/test), kept for a look
-# after a failure; OUT, WORKTREE and REF_NS point the scripts at it.
+# Environment: a test sees none of its caller's variables (make exports
+# SEND, COMMITS, NS_SIZE, ...: a test must not send mail or measure another
+# size because of them): lib.sh runs the test again under env -i with only
+# the variables of KEEP.  LANG=C TZ=UTC; $TOP is the project root;
+# $TEST_OUT is a scratch area shared by the tests of one run (out/test),
+# kept for a look after a failure; OUT, WORKTREE and REF_NS point the
+# scripts at it.  TEST_OUT and TEST_REF_NS let two runs of the suite share
+# one checkout.
+#
+# Sanitizers: the C tools are built with ASan and UBSan, UBSan trapping
+# into ASan's SIGILL report (make test, see the Makefile); the reports go
+# to files under $TEST_OUT/sanitizer/<test>/ whatever a script does with
+# stderr or exit statuses, and a report fails the test that was running
+# (or done_testing, when none was).
+KEEP='PATH HOME TERM TMPDIR USER LOGNAME OUT BIN TEST_OUT TEST_REF_NS FRESH_ROOT_CACHE CCACHE_DIR'
+if [ -z "${XCS_TEST_ENV:-}" ]; then
+	set --
+	for v in $KEEP; do
+		eval "[ -z \"\${$v+x}\" ] || set -- \"\$@\" \"$v=\$$v\""
+	done
+	exec env -i "$@" XCS_TEST_ENV=1 /bin/sh "$0"
+fi
 set -u
 LANG=C LC_ALL=C TZ=UTC
 export LANG LC_ALL TZ
@@ -25,18 +46,24 @@ TEST_OUT=${TEST_OUT:-$TOP/out/test}
 mkdir -p "$TEST_OUT"
 # Tests keep their refs apart from the user's refs/x86-copy-series/*, and
 # their worktree and builds under $TEST_OUT.
-REF_NS=refs/x86-copy-series-test
+REF_NS=${TEST_REF_NS:-refs/x86-copy-series-test}
 BIN=${BIN:-${OUT:-$TOP/out}/bin}
 OUT=$TEST_OUT
 WORKTREE=$TEST_OUT/tree
 export REF_NS BIN OUT WORKTREE
-unset KERNEL_TREE KERNEL_BASE
+SAN_DIR=$TEST_OUT/sanitizer/$(basename "$0" .t)
+rm -rf "$SAN_DIR" "$SAN_DIR.seen"
+mkdir -p "$SAN_DIR"
+ASAN_OPTIONS=exitcode=86:detect_leaks=1:handle_sigill=1:log_path=$SAN_DIR/asan
+export ASAN_OPTIONS
 T=0
 FAILED=0
+PLANNED=
 # kselftest: line-buffered output so a crash keeps the last line
 exec 2>&1
 
 plan() {
+	PLANNED=$1
 	echo "1..$1"
 }
 
@@ -49,11 +76,27 @@ bail() {
 	exit 255
 }
 
+# sanitizer_reports: show the reports the sanitizers wrote since the last
+# call and fail when there were any
+sanitizer_reports() {
+	[ -n "$(ls -A "$SAN_DIR")" ] || return 0
+	mkdir -p "$SAN_DIR.seen"
+	for f in "$SAN_DIR"/*; do
+		echo "sanitizer report $f:"
+		head -n 40 "$f"
+		mv "$f" "$SAN_DIR.seen/"
+	done
+	return 1
+}
+
 test_expect_success() {
 	T=$((T + 1))
 	SCRATCH=$(mktemp -d "$TEST_OUT/t.XXXXXX")
 	export SCRATCH
-	if (cd "$SCRATCH" && eval "$2") >"$SCRATCH/.tap.log" 2>&1; then
+	rc=0
+	(cd "$SCRATCH" && eval "$2") >"$SCRATCH/.tap.log" 2>&1 || rc=$?
+	sanitizer_reports >>"$SCRATCH/.tap.log" 2>&1 || rc=sanitizer
+	if [ "$rc" = 0 ]; then
 		echo "ok $T - $1"
 		rm -rf "$SCRATCH"
 	else
@@ -95,5 +138,16 @@ grep_err() {
 }
 
 done_testing() {
+	if ! sanitizer_reports >"$TEST_OUT/.san.$$" 2>&1; then
+		T=$((T + 1))
+		echo "not ok $T - no sanitizer reports outside the test bodies"
+		sed 's/^/# /' "$TEST_OUT/.san.$$"
+		FAILED=$((FAILED + 1))
+	fi
+	rm -f "$TEST_OUT/.san.$$"
+	if [ "$T" != "$PLANNED" ]; then
+		echo "# planned ${PLANNED:-no} tests, ran $T"
+		exit 1
+	fi
 	[ "$FAILED" = 0 ]
 }
