@@ -482,17 +482,17 @@ static char *row_name(const struct row *w)
 
 static int gated(const struct row *w)
 {
-	char name[512];
+	char *name;
 	size_t i;
+	int hit = 0;
 
 	if (!R.ngate_only)
 		return 1;
-	snprintf(name, sizeof(name), "%s/%s/%s", w->rec->suite, w->rec->case_name,
-		 w->rec->metric);
-	for (i = 0; i < R.ngate_only; i++)
-		if (!fnmatch(R.gate_only[i], name, 0))
-			return 1;
-	return 0;
+	name = xasprintf("%s/%s/%s", w->rec->suite, w->rec->case_name, w->rec->metric);
+	for (i = 0; i < R.ngate_only && !hit; i++)
+		hit = !fnmatch(R.gate_only[i], name, 0);
+	free(name);
+	return hit;
 }
 
 /* the threshold of a row: TCG timings drift more between boots */
@@ -558,7 +558,7 @@ static const struct row *find_cell_row(const char *suite, const char *case_name,
 
 struct claim_result {
 	const char *id, *source, *what, *claimed_text;
-	char claimed[96], reproduced[160], verdict[96], setup[160];
+	char *claimed, *reproduced, *verdict, *setup;	/* allocated: never cut */
 	double cfrom, cto, cpct, rfrom, rto, rpct, p;
 	size_t nfrom, nto;
 };
@@ -586,29 +586,29 @@ static void claim_eval(const struct ci_claim *c, struct claim_result *res)
 	res->cpct = !isnan(c->cfrom) ? ci_pct(c->cfrom, c->cto) : c->pct_lo;
 	res->rfrom = res->rto = res->rpct = res->p = NAN;
 	if (!isnan(c->cfrom))
-		snprintf(res->claimed, sizeof(res->claimed), "%s -> %s (%s)",
+		res->claimed = xasprintf("%s -> %s (%s)",
 			 num(c->cfrom), num(c->cto), pct_str(res->cpct));
 	else if (c->pct_lo != c->pct_hi)
-		snprintf(res->claimed, sizeof(res->claimed), "%+.0f%%..%+.0f%%",
+		res->claimed = xasprintf("%+.0f%%..%+.0f%%",
 			 c->pct_hi, c->pct_lo);
 	else
-		snprintf(res->claimed, sizeof(res->claimed), "%+.0f%%", c->pct_lo);
-	snprintf(res->setup, sizeof(res->setup), "%s %s -> %s %s", c->from, c->from_case,
+		res->claimed = xasprintf("%+.0f%%", c->pct_lo);
+	res->setup = xasprintf("%s %s -> %s %s", c->from, c->from_case,
 		 c->to, c->to_case);
 	if (fa >= 0)
 		a = find_cell_row(c->suite, c->from_case, c->metric, fa);
 	if (fb >= 0)
 		b = find_cell_row(c->suite, c->to_case, c->metric, fb);
 	if (fa < 0 || fb < 0) {
-		snprintf(res->verdict, sizeof(res->verdict), "no data: commit '%s' not in the report",
+		res->verdict = xasprintf("no data: commit '%s' not in the report",
 			 fa < 0 ? c->from : c->to);
-		snprintf(res->reproduced, sizeof(res->reproduced), "-");
+		res->reproduced = xasprintf("-");
 		return;
 	}
 	if (!a || !b) {
-		snprintf(res->verdict, sizeof(res->verdict), "no data: no %s record of %s",
+		res->verdict = xasprintf("no data: no %s record of %s",
 			 c->metric, !a ? c->from_case : c->to_case);
-		snprintf(res->reproduced, sizeof(res->reproduced), "-");
+		res->reproduced = xasprintf("-");
 		return;
 	}
 	{
@@ -622,23 +622,23 @@ static void claim_eval(const struct ci_claim *c, struct claim_result *res)
 		res->rto = sb->mean;
 		res->rpct = ci_pct(sa->mean, sb->mean);
 		res->p = w.p;
-		snprintf(res->setup, sizeof(res->setup), "%s", b->setup);
-		snprintf(res->reproduced, sizeof(res->reproduced), "%s -> %s %s (%s, p %s, n %zu/%zu)",
+		free(res->setup);
+		res->setup = xasprintf("%s", b->setup);
+		res->reproduced = xasprintf("%s -> %s %s (%s, p %s, n %zu/%zu)",
 			 num(sa->mean), num(sb->mean), a->rec->unit, pct_str(res->rpct),
 			 pval(w.p), sa->n, sb->n);
 		lo = !isnan(c->cfrom) ? res->cpct : fmin(c->pct_lo, c->pct_hi);
 		hi = !isnan(c->cfrom) ? res->cpct : fmax(c->pct_lo, c->pct_hi);
 		if (!w.valid)
-			snprintf(res->verdict, sizeof(res->verdict), "too few samples for a test");
+			res->verdict = xasprintf("too few samples for a test");
 		else if (!(w.p < R.alpha))
-			snprintf(res->verdict, sizeof(res->verdict), "not reproduced: no significant change");
+			res->verdict = xasprintf("not reproduced: no significant change");
 		else if ((res->rpct < 0) != (lo < 0))
-			snprintf(res->verdict, sizeof(res->verdict), "not reproduced: opposite direction");
+			res->verdict = xasprintf("not reproduced: opposite direction");
 		else if (lo != hi && res->rpct >= lo && res->rpct <= hi)
-			snprintf(res->verdict, sizeof(res->verdict), "reproduced: within the claimed range");
+			res->verdict = xasprintf("reproduced: within the claimed range");
 		else
-			snprintf(res->verdict, sizeof(res->verdict),
-				 "direction reproduced; %.1f points %s than claimed",
+			res->verdict = xasprintf("direction reproduced; %.1f points %s than claimed",
 				 fabs(res->rpct - lo), fabs(res->rpct) > fabs(lo) ? "more" : "less");
 	}
 }
@@ -663,10 +663,10 @@ static size_t eval_claims(struct claim_result **out)
 		res[k].source = bench_claims[i].seed;
 		res[k].what = bench_claims[i].what;
 		res[k].claimed_text = bench_claims[i].claimed;
-		snprintf(res[k].claimed, sizeof(res[k].claimed), "%s", bench_claims[i].claimed);
-		snprintf(res[k].reproduced, sizeof(res[k].reproduced), "-");
-		snprintf(res[k].verdict, sizeof(res[k].verdict),
-			 "no metric maps to it (ci/claims.def); see copy-bench's tables");
+		res[k].claimed = xasprintf("%s", bench_claims[i].claimed);
+		res[k].reproduced = xasprintf("-");
+		res[k].verdict = xasprintf("no metric maps to it (ci/claims.def); see copy-bench's tables");
+		res[k].setup = xasprintf("%s", "");
 		res[k].cfrom = res[k].cto = res[k].cpct = NAN;
 		res[k].rfrom = res[k].rto = res[k].rpct = res[k].p = NAN;
 		k++;
@@ -744,11 +744,43 @@ static const struct ci_record *rebind_rec(size_t i)
 	return w->rec;
 }
 
+/*
+ * TEXT as paragraphs of at most CHANGELOG_COLS columns (words are never
+ * cut; a word longer than the width stands on a line of its own): the
+ * text is meant to be pasted into a changelog, which checks/changelog-lint
+ * holds to 75 columns.
+ */
+#define CHANGELOG_COLS 75
+static void wrap(FILE *f, const char *text, const char *indent)
+{
+	size_t col = 0, len;
+	const char *w = text;
+
+	while (*w) {
+		while (*w == ' ')
+			w++;
+		if (!*w)
+			break;
+		len = strcspn(w, " ");
+		if (col && col + 1 + len > CHANGELOG_COLS) {
+			fprintf(f, "\n%s", indent);
+			col = strlen(indent);
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)len, w);
+		col += len;
+		w += len;
+	}
+	fputc('\n', f);
+}
+
 /* "Average of rebinds for nd_pmem driver: 96.79 ms", per commit */
 static void changelog(FILE *f)
 {
 	size_t i, j, c;
-	char **setups = NULL;
+	char **setups = NULL, *t;
 	size_t nsetups = 0;
 
 	for (i = 0; i < R.nrows; i++) {
@@ -771,11 +803,13 @@ static void changelog(FILE *f)
 		for (i = 0; i < R.nrows && !r; i++)
 			if (rebind_rec(i) && !strcmp(R.rows[i].setup, setups[j]))
 				r = R.rows[i].rec;
-		fprintf(f, "Test: %s; %s; %s; %.0f rebinds of each driver, memmap init time from the\n"
-			"pr_debug() output of memmap_init_zone_device() (host %s).\n\n",
-			accel_name(r->accel), setups[j],
-			"an fsdax namespace (map=dev) and a devdax namespace (align=2M)",
-			ci_record_param(r, "rebinds"), r->host ? r->host : "?");
+		t = xasprintf("Test: %s; %s; %s; %.0f rebinds of each driver, memmap init time from the pr_debug() output of memmap_init_zone_device() (host %s).",
+			      accel_name(r->accel), setups[j],
+			      "an fsdax namespace (map=dev) and a devdax namespace (align=2M)",
+			      ci_record_param(r, "rebinds"), r->host ? r->host : "?");
+		wrap(f, t, "");
+		fputc('\n', f);
+		free(t);
 		for (c = 0; c < R.ncols; c++) {
 			int any = 0;
 
@@ -787,17 +821,21 @@ static void changelog(FILE *f)
 
 				if (!rebind_rec(i) || strcmp(w->setup, setups[j]) || !w->cells[c].n)
 					continue;
-				if (!any)
-					fprintf(f, "%s %s (%s):\n", c == 0 ? "Base" : "With",
-						R.cols[c].subject[0] ? R.cols[c].subject : "commit",
-						short_id(R.cols[c].key));
+				if (!any) {
+					t = xasprintf("%s %s (%s):", c == 0 ? "Base" : "With",
+						      R.cols[c].subject[0] ? R.cols[c].subject : "commit",
+						      short_id(R.cols[c].key));
+					wrap(f, t, "");
+					free(t);
+				}
 				any = 1;
 				fprintf(f, "Average of rebinds for %.*s driver: %s %s", len, drv,
 					num(w->cells[c].s.mean), w->rec->unit);
 				if (c > 0) {
 					compare(&w->cells[c - 1], &w->cells[c], &cp);
 					compare(&w->cells[0], &w->cells[c], &cb);
-					fprintf(f, " (%s vs parent, p %s; %s vs base, p %s)",
+					/* the figure on its own line, as changelogs quote it */
+					fprintf(f, "\n  (%s vs parent, p %s; %s vs base, p %s)",
 						pct_str(cp.pct), pval(cp.p), pct_str(cb.pct),
 						pval(cb.p));
 				}
@@ -1583,6 +1621,12 @@ int main(int argc, char **argv)
 	free(R.cols);
 	free(R.errors);
 	free(R.gate_only);
+	for (i = 0; i < ncr; i++) {
+		free(cr[i].claimed);
+		free(cr[i].reproduced);
+		free(cr[i].verdict);
+		free(cr[i].setup);
+	}
 	free(cr);
 	ci_records_free(&rs);
 	return bad ? 1 : 0;

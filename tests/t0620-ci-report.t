@@ -6,7 +6,7 @@
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 4
+plan 5
 
 report() {
 	sh "$FX/series.sh" fx &&
@@ -22,11 +22,22 @@ test_expect_success 'text and Markdown equal the golden files' '
 
 test_expect_success 'changelog lines and claims name the figures' '
 	report &&
-	grep -q "^Average of rebinds for nd_pmem driver: 98.25 ms (-34.2% vs parent" r.txt &&
+	grep -A1 "^Average of rebinds for nd_pmem driver: 98.25 ms$" r.txt | grep -q "^  (-34.2% vs parent" &&
 	grep -q "^Test: TCG (relative change only)" r.txt &&
 	grep -q "C000_ND *claimed 150.83 -> 96.79 (-35.8%) *reproduced 149.22 -> 98.25 ms" r.txt &&
 	grep -q "V5_DAX *claimed 273.31 -> 119.04 (-56.4%)" r.txt &&
 	grep -q "TMPL_ND .*no data: commit" r.txt
+'
+
+# the "Text for a changelog" section as the body of a patch mail
+test_expect_success 'the text for a changelog passes the changelog lint (75 columns)' '
+	report && [ -x "$BIN/changelog-lint" ] &&
+	{ printf "From 0 Mon Sep 17 00:00:00 2001\nFrom: T <t@example.org>\nSubject: [PATCH] mm: quote the report\n\n" &&
+	  sed -n "/^Test: /,/^Claimed vs reproduced:/p" r.txt | sed "\$d" &&
+	  printf "Signed-off-by: T <t@example.org>\n---\n a | 1 +\n\ndiff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -0,0 +1 @@\n+x\n"; } >quote.mbox &&
+	[ "$(grep -c "^Average of rebinds" quote.mbox)" = 6 ] &&
+	{ "$BIN/changelog-lint" quote.mbox >lint || true; } && cat lint &&
+	! grep -q line-length lint
 '
 
 test_expect_success 'an error record is listed, a malformed line is refused with file:line' '
@@ -39,16 +50,13 @@ test_expect_success 'an error record is listed, a malformed line is refused with
 	grep_err "ci-report: records: bad.jsonl:1: schema is .other."
 '
 
-if command -v gnuplot >/dev/null; then
-	test_expect_success 'the plots render as PNG and SVG, titles name TCG and the CPU' '
-		report &&
-		grep -q "TCG (relative change only), CPU: QEMU TCG CPU" plots/bench-vm.nd_pmem_rebind.memmap_init_ms.gp &&
-		grep -q "host, CPU: Intel(R) Xeon(R) Gold 6338" plots/bench-memcpy-sweep-ns_per_call.gp &&
-		(cd plots && for g in *.gp; do gnuplot "$g" || exit 1; done) &&
-		[ "$(ls plots/*.png | wc -l)" = 3 ] && [ "$(ls plots/*.svg | wc -l)" = 3 ] &&
-		head -c 8 plots/bench-vm.nd_pmem_rebind.memmap_init_ms.png | od -c | grep -q "P   N   G"
-	'
-else
-	test_skip 'the plots render as PNG and SVG' 'gnuplot is not installed (gnuplot-nox)'
-fi
+# gnuplot is a dependency (scripts/deps.list): no skip without it
+test_expect_success 'the plots render as PNG and SVG, titles name TCG and the CPU' '
+	report &&
+	grep -q "TCG (relative change only), CPU: QEMU TCG CPU" plots/bench-vm.nd_pmem_rebind.memmap_init_ms.gp &&
+	grep -q "host, CPU: Intel(R) Xeon(R) Gold 6338" plots/bench-memcpy-sweep-ns_per_call.gp &&
+	(cd plots && for g in *.gp; do gnuplot "$g" || exit 1; done) &&
+	[ "$(ls plots/*.png | wc -l)" = 3 ] && [ "$(ls plots/*.svg | wc -l)" = 3 ] &&
+	head -c 8 plots/bench-vm.nd_pmem_rebind.memmap_init_ms.png | od -c | grep -q "P   N   G"
+'
 done_testing
