@@ -57,7 +57,7 @@ It is better this way." \
 	grep_err "verdict: 1 commit\(s\) add error-level findings" &&
 	grep -q "\"metric\":\"verdict\".*\"samples\":\[0\.0\].*\"verdict\":\"fail\"" "$d/records.jsonl" &&
 	grep -q "\"case\":\"sparse/mm/mm_init.c\",\"metric\":\"finding\".*\"new\":true" "$d/records.jsonl" &&
-	[ -z "$(git -C "$OUT/checks/tree" status --porcelain --untracked-files=no)" ]
+	st=$(git -C "$OUT/checks/tree" status --porcelain --untracked-files=no) && [ -z "$st" ]
 '
 
 test_expect_success 'the real series: every commit passes' '
