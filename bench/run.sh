@@ -17,7 +17,7 @@ PROG=bench
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-BENCH=$OUT/bin/copy-bench
+BENCH=$BIN/copy-bench
 [ -x "$BENCH" ] || die "tools: $BENCH is not built: run 'make tools'"
 COMMITS=${COMMITS:-}
 BENCH_ARGS=${BENCH_ARGS:-}
