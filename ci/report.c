@@ -1340,6 +1340,15 @@ static void plot_curves(const char *dir, const char *experiment, const char *met
 	}
 	if (!any)
 		return;
+	/* one size only (memcpy-state: 4 KiB in three cache states): no curve */
+	for (pass = 0; pass < ncols; pass++)
+		for (i = 0; i < R.nrows; i++)
+			if (curve_row(&R.rows[i], experiment, metric, cols[pass], &x)) {
+				xmin = fmin(xmin, x);
+				xmax = fmax(xmax, x);
+			}
+	if (xmin == xmax)
+		return;
 	t = xasprintf("bench-%s-%s", experiment, metric);
 	safe_name(base, sizeof(base), t);
 	free(t);
