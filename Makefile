@@ -120,7 +120,7 @@ $(OUT)/cflags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' >$@
 
-$(BIN)/%: tools/%.c lib/mbox.c lib/mbox.h $(OUT)/cflags
+$(BIN)/%: tools/%.c lib/mbox.c lib/mbox.h lib/outfile.h $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $< lib/mbox.c

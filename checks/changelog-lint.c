@@ -10,9 +10,11 @@
  *
  *   FILE:LINE: RULE: message
  *
- * The changelog is the body up to the "---" line.  Exit status: 0 clean,
- * 1 findings or an unreadable or malformed mbox (named with its line on
- * stderr), 2 usage.
+ * Mails are read as git am reads them (lib/mbox.c: git mailsplit, git
+ * mailinfo -k for the subject and the author's address).  The changelog
+ * is the body up to the "---" line.  Exit status: 0 clean, 1 findings, an
+ * unreadable mbox or mail (named with its line on stderr) or stdout that
+ * cannot be written, 2 usage.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -23,6 +25,7 @@
 #include <strings.h>
 
 #include "mbox.h"
+#include "outfile.h"
 
 #define PROG "changelog-lint"
 #define MAX_COLS 75
@@ -291,8 +294,8 @@ static int prepare(struct patch *p)
 int main(int argc, char **argv)
 {
 	char err[4096];
+	int i, unreadable = 0;
 	size_t r;
-	int i;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fprintf(stderr, "usage: " PROG " FILE.mbox...\nrules:\n");
@@ -311,13 +314,19 @@ int main(int argc, char **argv)
 		for (m = 0; m < box.nmsg; m++) {
 			struct patch p = { .path = argv[i], .msg = &box.msg[m] };
 
+			if (p.msg->err) {
+				fprintf(stderr, PROG ": read: %s:%u: %s\n", argv[i],
+					p.msg->line, p.msg->err);
+				unreadable = 1;
+				continue;
+			}
 			if (!mbox_has_diff(p.msg)) {
 				fprintf(stderr, PROG ": %s:%u: %s\n", argv[i],
 					p.msg->line, "no diff (a cover letter?): skipped");
 				continue;
 			}
-			p.subject = mbox_header(p.msg, "Subject");
-			p.from = mbox_header(p.msg, "From");
+			p.subject = p.msg->subject;
+			p.from = p.msg->email;
 			if (prepare(&p)) {
 				fprintf(stderr, PROG ": %s: out of memory\n", argv[i]);
 				mbox_free(&box);
@@ -329,5 +338,7 @@ int main(int argc, char **argv)
 		}
 		mbox_free(&box);
 	}
-	return nfindings ? 1 : 0;
+	if (out_close(PROG, stdout, "stdout"))
+		return 1;
+	return nfindings || unreadable ? 1 : 0;
 }

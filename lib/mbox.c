@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mbox.c - read patch mails from an mbox file.  See mbox.h.
+ * mbox.c - read mails from an mbox file as git am reads them.  See mbox.h.
+ *
+ * git mailsplit cuts the file into one file per mail in a temporary
+ * directory; git mailinfo -k parses each of them, writing the message and
+ * the patch into pipes, so nothing it decodes can be lost on a full disk.
  */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "mbox.h"
 
@@ -25,194 +38,578 @@ static void seterr(char *err, size_t errlen, const char *path,
 	va_end(ap);
 }
 
-static char *slurp(const char *path, char *err, size_t errlen)
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static int buf_add(struct buf *b, const char *s, size_t n)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	if (b->cap - b->len < n + 1) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *np;
 
-	if (!f) {
-		seterr(err, errlen, path, 0, "cannot open: %s", strerror(errno));
-		return NULL;
+		while (cap - b->len < n + 1)
+			cap *= 2;
+		np = realloc(b->p, cap);
+		if (!np)
+			return -1;
+		b->p = np;
+		b->cap = cap;
 	}
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nbuf;
-
-			cap = cap ? cap * 2 : 65536;
-			nbuf = realloc(buf, cap + 1);
-			if (!nbuf) {
-				seterr(err, errlen, path, 0, "out of memory");
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nbuf;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		seterr(err, errlen, path, 0, "read error: %s", strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	if (memchr(buf, '\0', len)) {
-		seterr(err, errlen, path, 0, "binary data (NUL byte): not an mbox");
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
 }
 
-/* Append a header line, or continue the previous one (RFC 5322 folding). */
+/* the whole file, NUL-terminated; NULL with errno set */
+static char *slurp(const char *path, size_t *lenp)
+{
+	struct buf b = { 0 };
+	char chunk[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (buf_add(&b, chunk, n))
+			goto fail;
+	}
+	close(fd);
+	if (!b.p && buf_add(&b, "", 0)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	*lenp = b.len;
+	return b.p;
+fail:
+	n = errno;
+	close(fd);
+	free(b.p);
+	errno = n;
+	return NULL;
+}
+
+/*
+ * git mailsplit's test for the line that starts a mail (builtin/mailsplit.c,
+ * is_from_line()): "From ", then something ending in "hh:mm:ss year"
+ * with a year after 90.  line holds len bytes, its '\n' included.
+ */
+static int is_from_line(const char *line, size_t len)
+{
+	const char *colon, *start = line;
+
+	if (len < 20 || memcmp("From ", line, 5))
+		return 0;
+	colon = line + len - 2;
+	line += 5;
+	for (;;) {
+		if (colon < line)
+			return 0;
+		if (*--colon == ':')
+			break;
+	}
+	if (colon - start < 4 ||
+	    !isdigit((unsigned char)colon[-4]) ||
+	    !isdigit((unsigned char)colon[-2]) ||
+	    !isdigit((unsigned char)colon[-1]) ||
+	    !isdigit((unsigned char)colon[1]) ||
+	    !isdigit((unsigned char)colon[2]))
+		return 0;
+	return strtol(colon + 3, NULL, 10) > 90;
+}
+
+/*
+ * Run git with ARGV, stdin from IN; out[0] gets its stdout, out[1] its
+ * stderr, out[2..] what it writes to /dev/fd/3.. .  0 and *status, or -1
+ * with errno when it could not be run.
+ */
+static int run_git(char *const argv[], const char *in, struct buf *out,
+		   int nout, int *status)
+{
+	int rd[4], wr[4], i, open_fds = 0, r = -1, saved, lost = 0;
+	posix_spawn_file_actions_t fa;
+	struct pollfd pfd[4];
+	pid_t pid;
+
+	for (i = 0; i < nout; i++) {
+		int p[2];
+
+		rd[i] = -1;
+		wr[i] = -1;
+		if (pipe2(p, O_CLOEXEC))
+			goto close;
+		rd[i] = p[0];
+		/* above the child's targets 0..4, so no dup2 clobbers one */
+		wr[i] = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
+		close(p[1]);
+		if (wr[i] < 0)
+			goto close;
+	}
+	if (posix_spawn_file_actions_init(&fa))
+		goto close;
+	posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
+	for (i = 0; i < nout; i++)
+		posix_spawn_file_actions_adddup2(&fa, wr[i], i + 1);
+	errno = posix_spawnp(&pid, "git", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (errno)
+		goto close;
+	for (i = 0; i < nout; i++) {
+		close(wr[i]);
+		wr[i] = -1;
+		pfd[i].fd = rd[i];
+		pfd[i].events = POLLIN;
+		open_fds++;
+	}
+	while (open_fds && !lost) {
+		if (poll(pfd, nout, -1) < 0) {
+			if (errno != EINTR)
+				lost = errno;
+			continue;
+		}
+		for (i = 0; i < nout; i++) {
+			char chunk[65536];
+			ssize_t n;
+
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			n = read(pfd[i].fd, chunk, sizeof(chunk));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				lost = errno;
+			else if (n > 0 && buf_add(&out[i], chunk, n))
+				lost = ENOMEM;
+			if (n > 0 && !lost)
+				continue;
+			pfd[i].fd = -1;
+			open_fds--;
+		}
+	}
+	/* a child that cannot write any more ends with EPIPE */
+	for (i = 0; i < nout; i++) {
+		close(rd[i]);
+		rd[i] = -1;
+	}
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			goto close;
+	errno = lost;
+	r = lost ? -1 : 0;
+close:
+	saved = errno;
+	for (i = 0; i < nout; i++) {
+		if (rd[i] >= 0)
+			close(rd[i]);
+		if (wr[i] >= 0)
+			close(wr[i]);
+	}
+	errno = saved;
+	return r;
+}
+
+/* the first line of git's stderr, for a message */
+static const char *first_line(struct buf *b, char *out, size_t len)
+{
+	const char *s = b->p ? b->p : "";
+
+	snprintf(out, len, "%.*s", (int)strcspn(s, "\n"), s);
+	return out;
+}
+
+static void remove_tmp(const char *dir)
+{
+	char path[4096];
+	struct dirent *d;
+	DIR *dh;
+
+	snprintf(path, sizeof(path), "%s/split", dir);
+	dh = opendir(path);
+	while (dh && (d = readdir(dh))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/split/%s", dir, d->d_name);
+		unlink(path);
+	}
+	if (dh)
+		closedir(dh);
+	snprintf(path, sizeof(path), "%s/split", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+/*
+ * mailinfo's is_rfc2822_header(): a "From " line, or a name of printable
+ * characters other than ':' followed by ':'.
+ */
+static int is_header(const char *line)
+{
+	int ch;
+
+	if (!strncmp(line, "From ", 5) || !strncmp(line, ">From ", 6))
+		return 1;
+	while ((ch = (unsigned char)*line++)) {
+		if (ch == ':')
+			return 1;
+		if ((ch >= 33 && ch <= 57) || (ch >= 59 && ch <= 126))
+			continue;
+		break;
+	}
+	return 0;
+}
+
+static void rtrim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
 static int add_header(struct mbox_msg *m, char *line)
 {
-	char *colon, *v, *nv;
 	struct mbox_header *nh;
+	char *colon = strchr(line, ':'), *v;
 
-	if ((*line == ' ' || *line == '\t') && m->nhdr) {
-		struct mbox_header *h = &m->hdr[m->nhdr - 1];
-		size_t a = strlen(h->value);
-
-		while (*line == ' ' || *line == '\t')
-			line++;
-		nv = realloc(h->value, a + strlen(line) + 2);
-		if (!nv)
-			return -1;
-		nv[a] = ' ';
-		strcpy(nv + a + 1, line);
-		h->value = nv;
-		return 0;
-	}
-	colon = strchr(line, ':');
-	if (!colon || colon == line || strpbrk(line, " \t") < colon)
-		return 1;
+	if (!strncmp(line, "From ", 5) || !strncmp(line, ">From ", 6) ||
+	    !colon)
+		return 0;	/* an mbox separator line, not a field */
 	nh = realloc(m->hdr, (m->nhdr + 1) * sizeof(*nh));
 	if (!nh)
 		return -1;
 	m->hdr = nh;
-	*colon = '\0';
-	v = colon + 1;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	nh[m->nhdr].name = strdup(line);
+	for (v = colon + 1; isspace((unsigned char)*v); v++)
+		;
+	nh[m->nhdr].name = strndup(line, colon - line);
 	nh[m->nhdr].value = strdup(v);
-	if (!nh[m->nhdr].name || !nh[m->nhdr].value)
+	if (!nh[m->nhdr].name || !nh[m->nhdr].value) {
+		free(nh[m->nhdr].name);
+		free(nh[m->nhdr].value);
 		return -1;
+	}
 	m->nhdr++;
 	return 0;
 }
 
+/* next line of s: its length without '\n'; *next after it */
+static size_t line_at(const char *s, const char **next)
+{
+	const char *nl = strchr(s, '\n');
+	size_t len = nl ? (size_t)(nl - s) : strlen(s);
+
+	*next = nl ? nl + 1 : s + len;
+	return len;
+}
+
+/*
+ * The header block and body of one mail as mailinfo's
+ * read_one_header_line() reads them; the first line is mailsplit's
+ * "From " line.
+ */
+static int parse_raw(struct mbox_msg *m, const char *piece)
+{
+	const char *p = piece, *next;
+	unsigned int line = m->line;
+	char *h = NULL;
+
+	line_at(p, &next);
+	p = next;
+	line++;
+	for (;;) {
+		size_t len = line_at(p, &next);
+
+		h = strndup(p, len);
+		if (!h)
+			return -1;
+		rtrim(h);
+		if (!*p || !*h || !is_header(h)) {
+			int blank = *p && !*h;
+
+			free(h);
+			/* an empty line ends the block; another line is body */
+			m->body = strdup(blank ? next : p);
+			m->body_line = blank ? line + 1 : line;
+			return m->body ? 0 : -1;
+		}
+		p = next;
+		line++;
+		/* folding: the first blank of a continuation becomes a space */
+		while (*p == ' ' || *p == '\t') {
+			char *c, *nh;
+
+			len = line_at(p, &next);
+			c = strndup(p, len);
+			if (!c)
+				goto oom;
+			c[0] = ' ';
+			rtrim(c);
+			nh = realloc(h, strlen(h) + strlen(c) + 1);
+			if (!nh) {
+				free(c);
+				goto oom;
+			}
+			h = nh;
+			strcat(h, c);
+			free(c);
+			p = next;
+			line++;
+		}
+		if (add_header(m, h))
+			goto oom;
+		free(h);
+	}
+oom:
+	free(h);
+	return -1;
+}
+
+/* "Author: ...", "Email: ...", "Subject: ...", "Date: ..." of mailinfo */
+static int parse_info(struct mbox_msg *m, const char *info)
+{
+	static const char *const names[] = { "Author", "Email", "Subject",
+					      "Date" };
+	char **fields[] = { &m->author, &m->email, &m->subject, &m->date };
+	const char *p = info, *next;
+	size_t i, len, n;
+
+	while (*p) {
+		len = line_at(p, &next);
+		if (!len)
+			break;
+		for (i = 0; i < 4; i++) {
+			n = strlen(names[i]);
+			if (len > n + 1 && !strncmp(p, names[i], n) &&
+			    p[n] == ':' && p[n + 1] == ' ' && !*fields[i]) {
+				*fields[i] = strndup(p + n + 2, len - n - 2);
+				if (!*fields[i])
+					return -1;
+			}
+		}
+		p = next;
+	}
+	for (i = 0; i < 4; i++) {
+		if (!*fields[i])
+			*fields[i] = strdup("");
+		if (!*fields[i])
+			return -1;
+	}
+	return 0;
+}
+
+static char *take(struct buf *b)
+{
+	char *s = b->p ? b->p : strdup("");
+
+	b->p = NULL;
+	b->len = 0;
+	b->cap = 0;
+	return s;
+}
+
+/* git mailinfo -k of one split mail; msg->err says why it failed */
+static int parse_mail(struct mbox_msg *m, const char *piece_path)
+{
+	char *const argv[] = { "git", "mailinfo", "-k", "--no-scissors",
+			       "--encoding=UTF-8", "/dev/fd/3", "/dev/fd/4",
+			       NULL };
+	struct buf out[4] = { { 0 } };
+	char line[512], msg[600];
+	int status, i, r = -1;
+
+	if (run_git(argv, piece_path, out, 4, &status)) {
+		snprintf(msg, sizeof(msg), "cannot run git mailinfo: %s",
+			 strerror(errno));
+		m->err = strdup(msg);
+		r = m->err ? 0 : -1;
+		goto out;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(msg, sizeof(msg),
+			 "git mailinfo cannot read this mail (git am would refuse it): %s",
+			 first_line(&out[1], line, sizeof(line)));
+		m->err = strdup(msg);
+		r = m->err ? 0 : -1;
+		goto out;
+	}
+	if (parse_info(m, out[0].p ? out[0].p : ""))
+		goto out;
+	m->message = take(&out[2]);
+	m->patch = take(&out[3]);
+	r = m->message && m->patch ? 0 : -1;
+out:
+	for (i = 0; i < 4; i++)
+		free(out[i].p);
+	return r;
+}
+
+/* bytes of buf that git mailsplit writes: CRLF ends become LF */
+static size_t split_size(const char *p, size_t len)
+{
+	size_t n = 0;
+	const char *end = p + len, *nl;
+
+	while (p < end) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl) {
+			n += end - p;
+			break;
+		}
+		n += nl - p + 1;
+		if (nl - p >= 1 && nl[-1] == '\r')
+			n--;
+		p = nl + 1;
+	}
+	return n;
+}
+
 int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen)
 {
-	char *buf, *p, *next;
-	unsigned int lineno = 0;
-	struct mbox_msg *cur = NULL;
-	int in_headers = 0, prev_blank = 1;
-	char *body_start = NULL;
+	char tmp[4096], dir[4200], piece[4300], line[512];
+	const char *tmpdir = getenv("TMPDIR");
+	struct buf out[2] = { { 0 } };
+	size_t len, skip, first, total = 0, want, i;
+	unsigned int lineno = 1;
+	char *buf = NULL, *nul;
+	int status, made = 0;
+	struct stat st;
 
 	memset(box, 0, sizeof(*box));
 	box->path = path;
-	buf = slurp(path, err, errlen);
-	if (!buf)
+	if (stat(path, &st)) {
+		seterr(err, errlen, path, 0, "cannot open: %s", strerror(errno));
 		return -1;
-	if (!*buf) {
+	}
+	if (S_ISDIR(st.st_mode)) {
+		seterr(err, errlen, path, 0, "is a directory: name an mbox file");
+		return -1;
+	}
+	buf = slurp(path, &len);
+	if (!buf) {
+		seterr(err, errlen, path, 0, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		for (i = 0; buf + i < nul; i++)
+			lineno += buf[i] == '\n';
+		seterr(err, errlen, path, lineno,
+		       "binary data (a NUL byte): not a text mbox");
+		goto fail;
+	}
+	/* mailsplit skips leading white space, as we do for line numbers */
+	for (skip = 0; skip < len && isspace((unsigned char)buf[skip]); skip++)
+		lineno += buf[skip] == '\n';
+	if (skip == len) {
 		seterr(err, errlen, path, 1, "empty file: not an mbox");
 		goto fail;
 	}
-	if (strncmp(buf, "From ", 5)) {
-		seterr(err, errlen, path, 1,
-		       "not an mbox: the first line must start with 'From ' (save the mail with 'git format-patch' or 'b4 mbox')");
-		goto fail;
-	}
-
-	for (p = buf; *p; p = next) {
-		size_t len;
-
-		lineno++;
-		next = strchr(p, '\n');
-		len = next ? (size_t)(next - p) : strlen(p);
-		next = next ? next + 1 : p + len;
-
-		if (prev_blank && !in_headers && !strncmp(p, "From ", 5)) {
-			struct mbox_msg *nm;
-
-			if (cur && body_start) {
-				/* the blank line before "From " ends the body */
-				cur->body = strndup(body_start, p - body_start);
-				if (!cur->body)
-					goto oom;
-			}
-			nm = realloc(box->msg, (box->nmsg + 1) * sizeof(*nm));
-			if (!nm)
-				goto oom;
-			box->msg = nm;
-			cur = &box->msg[box->nmsg++];
-			memset(cur, 0, sizeof(*cur));
-			cur->line = lineno;
-			in_headers = 1;
-			body_start = NULL;
-			prev_blank = 0;
-			continue;
-		}
-		if (in_headers) {
-			char *line;
-			int r;
-
-			if (len == 0 || (len == 1 && p[0] == '\r')) {
-				if (!cur->nhdr) {
-					seterr(err, errlen, path, lineno,
-					       "mail without headers after the 'From ' line of line %u",
-					       cur->line);
-					goto fail;
-				}
-				in_headers = 0;
-				body_start = next;
-				cur->body_line = lineno + 1;
-				prev_blank = 1;
-				continue;
-			}
-			line = strndup(p, len);
-			if (!line)
-				goto oom;
-			if (len && line[len - 1] == '\r')
-				line[len - 1] = '\0';
-			r = add_header(cur, line);
-			free(line);
-			if (r < 0)
-				goto oom;
-			if (r > 0) {
-				seterr(err, errlen, path, lineno,
-				       "malformed header line (no 'Name: value'); headers must end with an empty line");
-				goto fail;
-			}
-			continue;
-		}
-		prev_blank = (len == 0);
-	}
-	if (in_headers) {
+	first = strcspn(buf + skip, "\n");
+	if (!is_from_line(buf + skip, first + (buf[skip + first] == '\n'))) {
 		seterr(err, errlen, path, lineno,
-		       "mail starting at line %u ends inside its headers (no body)",
-		       cur->line);
+		       "not an mbox: the first line must be a 'From <sender> <date>' line, as git format-patch writes ('From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001')");
 		goto fail;
 	}
-	if (cur && body_start) {
-		cur->body = strdup(body_start);
-		if (!cur->body)
-			goto oom;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/x86-copy-series-mbox.XXXXXX",
+			     tmpdir && *tmpdir ? tmpdir : "/tmp") >= sizeof(tmp))
+		errno = ENAMETOOLONG;
+	else if (mkdtemp(tmp))
+		made = 1;
+	if (!made) {
+		seterr(err, errlen, path, 0,
+		       "cannot create a directory '%s' to split it into: %s",
+		       tmp, strerror(errno));
+		goto fail;
 	}
+	snprintf(dir, sizeof(dir), "%s/split", tmp);
+	if (mkdir(dir, 0700)) {
+		seterr(err, errlen, path, 0,
+		       "cannot create the directory '%s' to split it into: %s",
+		       dir, strerror(errno));
+		goto fail;
+	}
+	{
+		char opt[4300];
+		char *const argv[] = { "git", "mailsplit", opt, "--",
+				       (char *)path, NULL };
+
+		snprintf(opt, sizeof(opt), "-o%s", dir);
+		if (run_git(argv, "/dev/null", out, 2, &status)) {
+			seterr(err, errlen, path, 0, "cannot run git mailsplit: %s",
+			       strerror(errno));
+			goto fail;
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		seterr(err, errlen, path, 0, "git mailsplit into '%s' failed: %s",
+		       dir, first_line(&out[1], line, sizeof(line)));
+		goto fail;
+	}
+	box->nmsg = strtoul(out[0].p ? out[0].p : "0", NULL, 10);
+	/* mailsplit does not check its fclose(): a full disk cuts a mail */
+	for (i = 0; i < box->nmsg; i++) {
+		snprintf(piece, sizeof(piece), "%s/%04zu", dir, i + 1);
+		if (stat(piece, &st)) {
+			seterr(err, errlen, path, 0,
+			       "git mailsplit said %zu mails, '%s' is missing: %s",
+			       box->nmsg, piece, strerror(errno));
+			goto fail;
+		}
+		total += st.st_size;
+	}
+	want = split_size(buf + skip, len - skip);
+	if (total != want) {
+		seterr(err, errlen, path, 0,
+		       "git mailsplit wrote %zu of its %zu bytes into '%s': is the disk full?",
+		       total, want, dir);
+		goto fail;
+	}
+	box->msg = calloc(box->nmsg ? box->nmsg : 1, sizeof(*box->msg));
+	if (!box->msg)
+		goto oom;
+	for (i = 0; i < box->nmsg; i++) {
+		struct mbox_msg *m = &box->msg[i];
+		size_t plen, j;
+		char *p;
+
+		snprintf(piece, sizeof(piece), "%s/%04zu", dir, i + 1);
+		p = slurp(piece, &plen);
+		if (!p) {
+			seterr(err, errlen, path, lineno,
+			       "cannot read '%s' that git mailsplit wrote: %s",
+			       piece, strerror(errno));
+			goto fail;
+		}
+		m->line = lineno;
+		for (j = 0; j < plen; j++)
+			lineno += p[j] == '\n';
+		if (parse_raw(m, p) || parse_mail(m, piece)) {
+			free(p);
+			goto oom;
+		}
+		free(p);
+	}
+	free(out[0].p);
+	free(out[1].p);
 	free(buf);
+	remove_tmp(tmp);
 	return 0;
 oom:
 	seterr(err, errlen, path, lineno, "out of memory");
 fail:
+	free(out[0].p);
+	free(out[1].p);
 	free(buf);
+	if (made)
+		remove_tmp(tmp);
 	mbox_free(box);
 	return -1;
 }
@@ -227,21 +624,60 @@ const char *mbox_header(const struct mbox_msg *msg, const char *name)
 	return NULL;
 }
 
+/* a unified diff in the patch part: what git apply needs */
 int mbox_has_diff(const struct mbox_msg *msg)
 {
-	const char *b = msg->body;
+	const char *b = msg->patch;
 
 	if (!b)
 		return 0;
-	return !strncmp(b, "diff --git ", 11) || strstr(b, "\ndiff --git ") ||
-	       strstr(b, "\n--- a/") || strstr(b, "\nIndex: ");
+	return !strncmp(b, "diff -", 6) || strstr(b, "\ndiff -") ||
+	       (strstr(b, "\n--- ") && strstr(b, "\n+++ ")) ||
+	       !strncmp(b, "Index: ", 7) || strstr(b, "\nIndex: ");
+}
+
+/*
+ * mailinfo's cleanup_subject() and cleanup_space(): drop leading "Re:",
+ * ':', blanks and "[...]" groups, then make each run of white space one
+ * space.
+ */
+void mbox_bare_subject(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+	int space = 0;
+
+	for (;;) {
+		if ((s[0] == 'r' || s[0] == 'R') && (s[1] == 'e' || s[1] == 'E') &&
+		    s[2] == ':' && s[3]) {
+			s += 3;
+		} else if (*s == ' ' || *s == '\t' || *s == ':') {
+			s++;
+		} else if (*s == '[' && strchr(s, ']')) {
+			s = strchr(s, ']') + 1;
+		} else {
+			break;
+		}
+	}
+	for (; *s && o + 1 < len; s++) {
+		if (isspace((unsigned char)*s)) {
+			space = 1;
+			continue;
+		}
+		if (space && o)
+			out[o++] = ' ';
+		space = 0;
+		if (o + 1 < len)
+			out[o++] = *s;
+	}
+	if (len)
+		out[o < len ? o : len - 1] = '\0';
 }
 
 void mbox_free(struct mbox *box)
 {
 	size_t i, j;
 
-	for (i = 0; i < box->nmsg; i++) {
+	for (i = 0; i < box->nmsg && box->msg; i++) {
 		struct mbox_msg *m = &box->msg[i];
 
 		for (j = 0; j < m->nhdr; j++) {
@@ -250,6 +686,13 @@ void mbox_free(struct mbox *box)
 		}
 		free(m->hdr);
 		free(m->body);
+		free(m->err);
+		free(m->author);
+		free(m->email);
+		free(m->subject);
+		free(m->date);
+		free(m->message);
+		free(m->patch);
 	}
 	free(box->msg);
 	box->msg = NULL;

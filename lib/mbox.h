@@ -1,17 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mbox.h - read patch mails from an mbox file.
+ * mbox.h - read mails from an mbox file as git am reads them.
  *
  * API, in call order:
- *   mbox_read(path, &box, err, errlen)  parse a whole file; 0 or -1 with
- *                                       "path:line: why" in err
- *   mbox_header(msg, "Subject")         a header's value (unfolded), or NULL
- *   mbox_has_diff(msg)                  does the body carry a patch?
+ *   mbox_read(path, &box, err, errlen)  split and parse a whole file; 0,
+ *                                       or -1 with "path:line: why" in err
+ *   msg->err                            NULL, or why git cannot read this
+ *                                       one mail (the others are fine)
+ *   mbox_header(msg, "Message-Id")      a header's value (unfolded), or NULL
+ *   msg->author, email, subject, date   what git mailinfo -k reads ("" if
+ *                                       it finds none)
+ *   msg->message, msg->patch            the decoded message and the patch
+ *                                       it carries, split as git am does
+ *   mbox_has_diff(msg)                  does the patch part hold a diff?
+ *   mbox_bare_subject(subject, buf, n)  "Re: [PATCH 3/7] foo" -> "foo",
+ *                                       as git mailinfo without -k
  *   mbox_free(&box)
  *
- * Accepts the mbox flavours git format-patch, b4 and public-inbox write:
- * messages start with a "From " line at the top of the file or after a
- * blank line.  Headers end at the first empty line.
+ * Splitting is 'git mailsplit' itself: a mail starts at a "From " line
+ * that ends in a date ("From <id> Mon Sep 17 00:00:00 2001"), whether or
+ * not a blank line comes before it; CRLF line ends become LF.  Every mail
+ * is parsed by 'git mailinfo -k' (RFC 2047 words, quoted-printable,
+ * base64 and MIME parts decoded, in-body From:/Subject: honoured).  The
+ * raw header block, which mailinfo does not print, is read by the rules
+ * of mailinfo's own header reader: a header is a name of printable
+ * characters and a colon, with or without a space after it
+ * ("X-Spam-Flag:NO"); a line starting with a blank continues the one
+ * before; the block ends at an empty line or at the first line that is
+ * not a header, which then starts the body.
  */
 #ifndef MBOX_H
 #define MBOX_H
@@ -25,10 +41,15 @@ struct mbox_header {
 
 struct mbox_msg {
 	unsigned int line;		/* line of its "From " separator */
+	char *err;			/* NULL, or why git cannot read it */
 	struct mbox_header *hdr;
 	size_t nhdr;
-	char *body;
+	char *body;			/* the body as the file has it */
 	unsigned int body_line;		/* line where the body starts */
+	/* from git mailinfo -k; never NULL when err is NULL */
+	char *author, *email, *subject, *date;
+	char *message;			/* the decoded message */
+	char *patch;			/* from the "---" or "diff" line on */
 };
 
 struct mbox {
@@ -40,6 +61,7 @@ struct mbox {
 int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen);
 const char *mbox_header(const struct mbox_msg *msg, const char *name);
 int mbox_has_diff(const struct mbox_msg *msg);
+void mbox_bare_subject(const char *subject, char *out, size_t len);
 void mbox_free(struct mbox *box);
 
 #endif /* MBOX_H */

@@ -1,10 +1,13 @@
 #!/bin/sh
 # patches/series and mbox parsing: the real series is valid; every kind of
-# malformed input gets an error naming the file and line, and exit 1.
+# malformed input gets one error naming the file and line, and exit 1.
+# Mail is read as git am reads it (git mailsplit, git mailinfo): what git
+# takes (CRLF, a header with no space after its colon, encoded subjects)
+# is taken, what it refuses is refused.
 . "$(dirname "$0")/lib.sh"
 CHECK=$BIN/series-check
 [ -x "$CHECK" ] || bail "$CHECK is not built: run 'make tools'"
-plan 13
+plan 23
 
 # mail K N [SUBJECT] [DIFF]: a format-patch style mail numbered K/N
 mail() {
@@ -50,9 +53,53 @@ test_expect_success 'an empty mbox is an error' '
 	expect_fail "$CHECK" series && grep_err "0002-b.mbox:1: empty file"
 '
 
-test_expect_success 'headers not ended by an empty line: malformed header, with its line' '
-	good_series && printf "From x\nFrom: a\nSubject: [PATCH 1/2] x\nthis is not a header\n" >0001-a.mbox &&
-	expect_fail "$CHECK" series && grep_err "0001-a.mbox:4: malformed header"
+test_expect_success 'the first line must be a From line with a date, as git mailsplit wants' '
+	good_series && printf "From x\nFrom: a\nSubject: [PATCH 1/2] x\n\nbody\n" >0001-a.mbox &&
+	expect_fail "$CHECK" series && grep_err "0001-a.mbox:1: not an mbox: the first line must be a .From <sender> <date>. line" &&
+	! git mailsplit -o"$SCRATCH" 0001-a.mbox 2>/dev/null
+'
+
+test_expect_success 'X-Spam-Flag:NO (no space after the colon) is a valid header' '
+	good_series && "$CHECK" series >before &&
+	sed -i "/^Date:/a X-Spam-Flag:NO" 0001-a.mbox && grep -q "^X-Spam-Flag:NO\$" 0001-a.mbox &&
+	"$CHECK" series >after && diff before after
+'
+
+test_expect_success 'a line that is no header ends the headers and starts the body, as in git mailinfo' '
+	good_series && sed -i "/^Message-Id:/a this is not a header" 0001-a.mbox &&
+	"$CHECK" series >list && grep -q "^applied	0001-a.mbox	-	\[PATCH 1/2\] x: do y\$" list &&
+	git mailinfo -k msg patch <0001-a.mbox >info && head -n 1 msg | grep -qx "this is not a header" &&
+	sed -i "/^Date:/,\$d" 0002-b.mbox && printf "this is not a header\n" >>0002-b.mbox &&
+	expect_fail "$CHECK" series &&
+	grep_err "0002-b.mbox:1: no Date: header" && grep_err "0002-b.mbox:[0-9]+: no diff"
+'
+
+test_expect_success 'CRLF line ends: the same series as with LF' '
+	good_series && "$CHECK" series >lf &&
+	for f in *.mbox; do sed -i "s/\$/\r/" "$f"; done && grep -c "$(printf "\r")\$" 0001-a.mbox &&
+	"$CHECK" series >crlf && diff lf crlf
+'
+
+test_expect_success 'an encoded subject is decoded as git mailinfo does' '
+	good_series &&
+	sed -i "s|^Subject: .*|Subject: =?UTF-8?q?=5BPATCH_1/2=5D_x=3A_caf=C3=A9?=|" 0001-a.mbox &&
+	"$CHECK" series >list && grep -q "^applied	0001-a.mbox	-	\[PATCH 1/2\] x: café\$" list
+'
+
+test_expect_success 'a mail git mailinfo cannot read (a broken encoded word) is refused, as git am does' '
+	good_series && sed -i "s/^Subject: .*/Subject: [PATCH 1\/2] x: a =?b/" 0001-a.mbox &&
+	expect_fail "$CHECK" series && grep_err "0001-a.mbox:1: git mailinfo cannot read this mail"
+'
+
+test_expect_success 'a From line without a blank line before it still starts a second mail' '
+	good_series && { cat 0001-a.mbox; mail 1 2; } | awk "NF || !/^\$/" >two.mbox && mv two.mbox 0001-a.mbox &&
+	expect_fail "$CHECK" series && grep_err "series:3: .0001-a.mbox. holds 2 mails"
+'
+
+test_expect_success 'a body line starting with "From " is named: b4 am would cut the mail there' '
+	good_series && sed -i "s/^Why.\$/From the datasheet: why./" 0001-a.mbox &&
+	expect_fail "$CHECK" series && grep_err "0001-a.mbox:7: a line of the mail starts with .From .: b4 am" &&
+	sed -i "s/^From the datasheet/>From the datasheet/" 0001-a.mbox && "$CHECK" series >/dev/null
 '
 
 test_expect_success 'a patch without a diff is an error' '
@@ -92,6 +139,41 @@ test_expect_success 'the cover letter must come first, files only once' '
 test_expect_success 'a missing mbox file is named' '
 	good_series && rm 0002-b.mbox &&
 	expect_fail "$CHECK" series && grep_err "0002-b.mbox:0: cannot open: No such file"
+'
+
+# the errors of the last expect_fail, without its summary line
+nerrors() {
+	grep -v "error.*; nothing applied\$" "$SCRATCH/err" | grep -c "^series-check: "
+}
+
+test_expect_success 'one error per fault: an unreadable entry brings no numbering errors' '
+	good_series && mail 3 3 >0003-c.mbox && mail 0 3 cover nodiff >0000-cover.mbox &&
+	sed -i "s/\[PATCH \([12]\)\/2\]/[PATCH \1\/3]/" 0001-a.mbox 0002-b.mbox &&
+	printf "0000-cover.mbox cover\n0001-a.mbox applied\n0002-b.mbox applied\n0003-c.mbox applied\n" >series &&
+	"$CHECK" series >/dev/null && rm 0002-b.mbox &&
+	expect_fail "$CHECK" series && [ "$(nerrors)" = 1 ] &&
+	good_series && echo hello >0001-a.mbox &&
+	expect_fail "$CHECK" series && [ "$(nerrors)" = 1 ] &&
+	good_series && printf "0000-cover.mbox cover\n0001-a.mbox aplied\n0002-b.mbox applied\n" >series &&
+	expect_fail "$CHECK" series && [ "$(nerrors)" = 1 ] && grep_err "series:2: status must be" &&
+	good_series && printf "0000-cover.mbox cover\n0001-a.mbox applied\n0001-a.mbox applied\n0002-b.mbox applied\n" >series &&
+	expect_fail "$CHECK" series && [ "$(nerrors)" = 1 ] && grep_err "series:3: file listed twice"
+'
+
+test_expect_success 'a path out of the series directory is refused' '
+	good_series && mkdir sub && mv series 0000-cover.mbox 0002-b.mbox up.mbox sub/ &&
+	sed -i "s|^0001-a.mbox|../0001-a.mbox|" sub/series &&
+	expect_fail "$CHECK" sub/series && grep_err "sub/series:3: the path must be relative to the series" &&
+	[ "$(nerrors)" = 1 ]
+'
+
+test_expect_success 'a full disk: stdout or the directory git mailsplit writes into' '
+	good_series && { rc=0; "$CHECK" series >/dev/full 2>err || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^series-check: write: stdout: No space left on device" err &&
+	mkdir tmp && { for i in $(seq 200); do echo "+line $i"; done >>0001-a.mbox; } &&
+	(trap "" XFSZ; ulimit -f 2; TMPDIR=$SCRATCH/tmp expect_fail "$CHECK" series) &&
+	grep_err "0001-a.mbox:0: git mailsplit wrote [0-9]+ of its [0-9]+ bytes into .$SCRATCH/tmp/.*.: is the disk full" &&
+	[ -z "$(ls tmp)" ]
 '
 
 test_expect_success 'usage errors exit 2' '

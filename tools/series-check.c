@@ -28,8 +28,10 @@
 #include <string.h>
 
 #include "mbox.h"
+#include "outfile.h"
 
 #define PROG "series-check"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static int errors;
 
@@ -45,7 +47,8 @@ static int parse_number(const char *subject, int *k, int *n)
 	const char *open = strchr(subject, '['), *close;
 	const char *p;
 
-	if (!open || !(close = strchr(open, ']')))
+	close = open ? strchr(open, ']') : NULL;
+	if (!close)
 		return -1;
 	for (p = close; p > open && *p != ' ' && *p != '['; p--)
 		;
@@ -70,16 +73,54 @@ struct entry {
 	char upstream[64];
 	char subject[512];
 	unsigned int line;
+	int numbered;		/* its mail was read and has k/N */
 	int k, n;
 };
 
+/* a path inside patches/: relative, no ".." component */
+static int inside(const char *path)
+{
+	const char *p = path;
+
+	if (*path == '/')
+		return 0;
+	for (; *p; p += strcspn(p, "/"), p += *p == '/')
+		if (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2]))
+			return 0;
+	return 1;
+}
+
+/*
+ * b4 am reads an mbox with Python's mailbox module, which starts a new
+ * mail at every line that starts with "From ", where git would not.
+ */
+static void check_from_lines(const struct mbox_msg *m, const char *full)
+{
+	const char *b = m->body;
+	unsigned int line = m->body_line;
+
+	for (; b && *b; line++) {
+		if (!strncmp(b, "From ", 5))
+			error(full, line,
+			      "a line of the mail starts with 'From ': b4 am (Python's mbox reader) would cut the mail there; reword the line or indent it");
+		b = strchr(b, '\n');
+		b = b ? b + 1 : "";
+	}
+}
+
 static void check_mail(struct entry *e, const char *dir, const char *series)
 {
-	char full[PATH_MAX * 2], err[PATH_MAX + 256], what[PATH_MAX + 300];
-	static const char *const need[] = { "From", "Date", "Subject",
-					    "Message-Id" };
+	char full[PATH_MAX * 2], err[PATH_MAX * 2 + 256], what[PATH_MAX + 300];
+	static const struct {
+		const char *name, *why;
+	} need[] = {
+		{ "From", "no From: header with an address git am can read" },
+		{ "Date", "no Date: header" },
+		{ "Subject", "no Subject: header" },
+		{ "Message-Id", "no Message-Id: header" },
+	};
+	const struct mbox_msg *m;
 	struct mbox box;
-	const char *subj;
 	size_t i;
 
 	snprintf(full, sizeof(full), "%s/%s", dir, e->path);
@@ -90,36 +131,48 @@ static void check_mail(struct entry *e, const char *dir, const char *series)
 	}
 	if (box.nmsg != 1) {
 		snprintf(what, sizeof(what),
-			 "'%s' holds %zu mails; one mail per file", e->path,
-			 box.nmsg);
+			 "'%s' holds %zu mails (as git mailsplit splits it); one mail per file",
+			 e->path, box.nmsg);
 		error(series, e->line, what);
 		goto out;
 	}
-	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-		if (!strcmp(need[i], "Message-Id") &&
-		    !strcmp(e->status, "upstream"))
-			continue;
-		if (!mbox_header(&box.msg[0], need[i])) {
-			snprintf(what, sizeof(what), "no %s: header", need[i]);
-			error(full, box.msg[0].line, what);
-		}
-	}
-	subj = mbox_header(&box.msg[0], "Subject");
-	if (!subj)
+	m = &box.msg[0];
+	if (m->err) {
+		error(full, m->line, m->err);
 		goto out;
-	snprintf(e->subject, sizeof(e->subject), "%s", subj);
-	if (strcmp(e->status, "upstream")) {
-		if (parse_number(subj, &e->k, &e->n)) {
-			error(full, box.msg[0].line,
-			      "subject has no '[PATCH k/N]' number");
-			goto out;
-		}
 	}
-	if (!strcmp(e->status, "cover") == !!mbox_has_diff(&box.msg[0]))
-		error(full, box.msg[0].body_line,
+	/* what git mailinfo reads, as git am will */
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
+		const char *v = i == 0 ? m->email : i == 1 ? m->date :
+				i == 2 ? m->subject : mbox_header(m, need[i].name);
+
+		if (i == 3 && !strcmp(e->status, "upstream"))
+			continue;
+		if (!v || !*v)
+			error(full, m->line, need[i].why);
+	}
+	if (strcmp(e->status, "upstream"))
+		check_from_lines(m, full);
+	if (!strcmp(e->status, "cover") == !!mbox_has_diff(m))
+		error(full, m->body_line,
 		      strcmp(e->status, "cover") ?
 			      "no diff in the body: a patch must carry one" :
 			      "the cover letter carries a diff");
+	if (!*m->subject)
+		goto out;
+	snprintf(e->subject, sizeof(e->subject), "%s", m->subject);
+	/* the output is tab-separated */
+	for (i = 0; e->subject[i]; i++)
+		if (e->subject[i] == '\t')
+			e->subject[i] = ' ';
+	if (strcmp(e->status, "upstream")) {
+		if (parse_number(m->subject, &e->k, &e->n)) {
+			error(full, m->line,
+			      "subject has no '[PATCH k/N]' number");
+			goto out;
+		}
+		e->numbered = 1;
+	}
 out:
 	mbox_free(&box);
 }
@@ -130,7 +183,7 @@ int main(int argc, char **argv)
 	struct entry *ent = NULL;
 	size_t nent = 0, i, j;
 	unsigned int lineno = 0;
-	int napplied = 0, k = 0;
+	int napplied = 0, k = 0, unsure = 0;
 	FILE *f;
 
 	if (argc != 2) {
@@ -145,13 +198,20 @@ int main(int argc, char **argv)
 	snprintf(dircopy, sizeof(dircopy), "%s", argv[1]);
 	dir = dirname(dircopy);
 
+	/*
+	 * One error per fault: a line whose status is unknown leaves the
+	 * places of the others unknown, so numbering is then not checked;
+	 * a mail that cannot be read keeps its place.
+	 */
 	while (fgets(line, sizeof(line), f)) {
 		char extra[8];
 		struct entry e = { .line = ++lineno };
-		int n;
+		struct entry *ne;
+		int n, three, up, dup = 0;
 
 		if (!strchr(line, '\n') && !feof(f)) {
 			error(argv[1], lineno, "line too long");
+			unsure = 1;
 			break;
 		}
 		if (line[strspn(line, " \t\r\n")] == '\0' ||
@@ -162,51 +222,70 @@ int main(int argc, char **argv)
 		if (n < 2 || n > 3) {
 			error(argv[1], lineno,
 			      "expected '<mbox> cover|applied|upstream [<commit>]'");
+			unsure = 1;
 			continue;
 		}
 		if (strcmp(e.status, "cover") && strcmp(e.status, "applied") &&
 		    strcmp(e.status, "upstream")) {
 			error(argv[1], lineno,
 			      "status must be cover, applied or upstream");
+			unsure = 1;
 			continue;
 		}
-		if (!strcmp(e.status, "upstream") != (n == 3) ||
-		    (n == 3 && !is_hex40(e.upstream))) {
+		three = n == 3;
+		up = !strcmp(e.status, "upstream");
+		if (up != three || (three && !is_hex40(e.upstream))) {
 			error(argv[1], lineno,
 			      "an upstream patch, and only it, names its 40-hex upstream commit");
+			unsure = 1;
+			continue;
+		}
+		if (!inside(e.path)) {
+			error(argv[1], lineno,
+			      "the path must be relative to the series file's directory and stay in it (no '/' first, no '..')");
+			unsure = 1;
 			continue;
 		}
 		if (n == 2)
-			strcpy(e.upstream, "-");
+			snprintf(e.upstream, sizeof(e.upstream), "-");
 		if (!strcmp(e.status, "cover") && nent) {
 			error(argv[1], lineno, "the cover letter must come first");
 			continue;
 		}
 		for (j = 0; j < nent; j++)
 			if (!strcmp(ent[j].path, e.path))
-				error(argv[1], lineno, "file listed twice");
+				dup = 1;
+		if (dup) {
+			error(argv[1], lineno, "file listed twice");
+			continue;
+		}
 		check_mail(&e, dir, argv[1]);
 		if (!strcmp(e.status, "applied"))
 			napplied++;
-		ent = realloc(ent, (nent + 1) * sizeof(*ent));
-		if (!ent) {
+		ne = realloc(ent, (nent + 1) * sizeof(*ent));
+		if (!ne) {
 			fprintf(stderr, PROG ": out of memory\n");
+			free(ent);
+			fclose(f);
 			return 1;
 		}
+		ent = ne;
 		ent[nent++] = e;
 	}
 	fclose(f);
-	if (!napplied)
+	if (!napplied && !unsure)
 		error(argv[1], lineno, "no applied patch in the series");
 
 	/* numbering: cover 0/N, then 1/N..N/N in series order */
-	for (i = 0; i < nent; i++) {
-		char what[640];
+	for (i = 0; i < nent && !unsure; i++) {
+		char what[PATH_MAX + 128];
 		int want;
 
-		if (!strcmp(ent[i].status, "upstream") || !ent[i].subject[0])
+		if (!strcmp(ent[i].status, "upstream"))
 			continue;
 		want = strcmp(ent[i].status, "cover") ? ++k : 0;
+		if (!ent[i].numbered)
+			continue;
 		if (ent[i].k != want || ent[i].n != napplied) {
 			snprintf(what, sizeof(what),
 				 "'%s' is numbered %d/%d, its place in the series is %d/%d",
@@ -224,5 +303,5 @@ int main(int argc, char **argv)
 		printf("%s\t%s\t%s\t%s\n", ent[i].status, ent[i].path,
 		       ent[i].upstream, ent[i].subject);
 	free(ent);
-	return 0;
+	return out_close(PROG, stdout, "stdout") ? 1 : 0;
 }
