@@ -2,16 +2,48 @@
 # make trailers: Reviewed-by/Tested-by/Acked-by from reply mails go into
 # the right patches (by In-Reply-To, by subject; a cover-letter reply into
 # all), once, before '---'; quoted trailers and unrelated replies do not.
+# The mbox is read as git reads it (CRLF, no blank line before "From ",
+# encodings); a reply whose patch is not certain is reported and skipped.
 . "$(dirname "$0")/lib.sh"
 COLLECT=$BIN/trailers-collect
 [ -x "$COLLECT" ] || bail "tools are not built: run 'make tools'"
-plan 3
+plan 13
 
 # reply IN-REPLY-TO SUBJECT BODY
 reply() {
 	printf 'From reviewer Mon Sep 17 00:00:00 2001\nFrom: R <r@example.org>\n'
 	[ -n "$1" ] && printf 'In-Reply-To: %s\n' "$1"
 	printf 'Subject: %s\nMessage-Id: <r%s@example.org>\n\n%b\n\n' "$2" "$$" "$3"
+}
+
+# the file and Message-Id of applied patch K
+patch_file() {
+	printf "%s\n" "$list" | awk -F"\t" -v k="$1" "\$1 == \"applied\" && ++n == k { print \$2 }"
+}
+patch_id() {
+	sed -n "s/^Message-Id: //p" "p/$(patch_file "$1")"
+}
+
+# REPLY ID FROM IN-REPLY-TO [REFERENCES] SUBJECT BODY: a reply with its own id
+mail_id() {
+	printf 'From reviewer Mon Sep 17 00:00:00 2001\nFrom: %s\n' "$2"
+	[ -n "$3" ] && printf 'In-Reply-To: %s\n' "$3"
+	[ -n "$4" ] && printf 'References: %s\n' "$4"
+	printf 'Subject: %s\nMessage-Id: %s\n\n%b\n' "$5" "$1" "$6"
+}
+
+# the issue's mbox: a reply to 3/7 without a trailer, then a Tested-by
+# for 5/7, with no blank line between them
+two_replies() {
+	mail_id "<a@r>" "R <r@example.org>" "$(patch_id 3)" "" "Re: three" "Looks fine so far." &&
+	mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"
+}
+
+# the one file<TAB>trailer line collected from replies.mbox, 5/7's
+only_five() {
+	"$COLLECT" p/series replies.mbox >found 2>err; rc=$?; cat found err &&
+	[ $rc = 0 ] && [ "$(wc -l <found)" = 1 ] &&
+	grep -qx "$(patch_file 5)	Tested-by: T <t@example.org>" found
 }
 
 setup() {
@@ -55,4 +87,82 @@ test_expect_success 'the commits carry the trailers after apply' '
 	git -C "$WORKTREE" update-ref -d "$REF_NS/trailers" &&
 	git -C "$WORKTREE" checkout -q --detach "$REF_NS/series"
 '
+test_expect_success 'no blank line before the next From line: 5/7 gets its Tested-by, 3/7 nothing' '
+	setup && two_replies >replies.mbox && only_five
+'
+
+test_expect_success 'a CRLF mbox: the same as with LF' '
+	setup && { mail_id "<a@r>" "R <r@example.org>" "$(patch_id 3)" "" "Re: three" "Fine.\n" &&
+		mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"; } |
+	sed "s/\$/\r/" >replies.mbox && only_five && ! grep -q "$(printf "\r")" found
+'
+
+test_expect_success 'X-Spam-Flag:NO, an encoded subject, a quoted-printable body: read as git reads them' '
+	setup && mail_id "<c@r>" "T <t@example.org>" "" "" "=?UTF-8?q?Re=3A_$(sed -n "s/^Subject: //p" "p/$(patch_file 5)" | sed "s/_/=5F/g; s/ /_/g; s/:/=3A/g")?=" \
+		"Tested-by: T <t@ex=\nample.org>" >replies.mbox &&
+	sed -i "/^Message-Id:/a X-Spam-Flag:NO\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: quoted-printable" replies.mbox &&
+	cat replies.mbox && only_five
+'
+
+test_expect_success 'a reply to a reply in the mbox belongs to the first reply'"'"'s patch' '
+	setup && { mail_id "<a@r>" "R <r@example.org>" "$(patch_id 5)" "" "Re: five" "Did you test it?\n" &&
+		mail_id "<b@r>" "T <t@example.org>" "<a@r>" "" "Re: Re: five" "Yes.\nTested-by: T <t@example.org>"; } >replies.mbox &&
+	only_five
+'
+
+test_expect_success 'a thread naming two patches, or a subject naming another: reported, skipped' '
+	setup && s3=$(sed -n "s/^Subject: //p" "p/$(patch_file 3)") &&
+	{ mail_id "<a@r>" "R <r@example.org>" "$(patch_id 5)" "<x86-copy-series-v1-0@example.org> $(patch_id 3)" "Re: five" "Reviewed-by: R <r@example.org>" &&
+		mail_id "<b@r>" "S <s@example.org>" "$(patch_id 5)" "" "Re: $s3" "Reviewed-by: S <s@example.org>" &&
+		mail_id "<c@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"; } >replies.mbox &&
+	only_five &&
+	grep -q "replies.mbox:1: reply .Re: five. has two patches of the series in its thread" err &&
+	grep -q "replies.mbox:[0-9]*: reply .Re: .*. answers $(patch_file 5) by its thread, its subject names $(patch_file 3): skipped" err
+'
+
+test_expect_success 'the series'"'"' own mails, another version'"'"'s patch and replies to it give nothing' '
+	setup && s3=$(sed -n "s/^Subject: \[PATCH 3\/7\] //p" "p/$(patch_file 3)") &&
+	{ cat p/0000-cover-letter.mbox && echo && sed "/^Signed-off-by/i Reviewed-by: Old <old@example.org>" "p/$(patch_file 3)" && echo &&
+		mail_id "<v2-3@x>" "A <a@example.org>" "<x86-copy-series-v1-0@example.org>" "" "[PATCH v2 3/7] $s3" "Reviewed-by: Carried <c@example.org>\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b" &&
+		mail_id "<re-v2-3@x>" "B <b@example.org>" "<v2-3@x>" "" "Re: [PATCH v2 3/7] $s3" "Acked-by: B <b@example.org>" &&
+		mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"; } >replies.mbox &&
+	only_five && grep -q "is a mail of the series itself, not a reply: skipped" err &&
+	grep -q "reply .\[PATCH v2 3/7\] .*. is a patch or a cover letter, not a reply: skipped" err &&
+	grep -q "reply .Re: \[PATCH v2 3/7\] .*. answers a mail of the mbox that is not of this series: skipped" err
+'
+
+test_expect_success 'quoted, indented and signature trailers, and an unreadable reply, give nothing' '
+	setup && { mail_id "<a@r>" "R <r@example.org>" "$(patch_id 3)" "" "Re: three =?x" "Reviewed-by: R <r@example.org>" &&
+		mail_id "<c@r>" "Q <q@example.org>" "$(patch_id 3)" "" "Re: three" "> Reviewed-by: Q <q@example.org>\n  Acked-by: Q <q@example.org>\n-- \nTested-by: Sig <sig@example.org>" &&
+		mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"; } >replies.mbox &&
+	only_five && grep -q "replies.mbox:1: reply .*. cannot be read: git mailinfo cannot read this mail" err
+'
+
+test_expect_success 'no thread, a subject two patches share: reported, skipped' '
+	setup && s3=$(sed -n "s/^Subject: \[PATCH 3\/7\] //p" "p/$(patch_file 3)") &&
+	sed -i "s/^Subject: \[PATCH 4\/7\] .*/Subject: [PATCH 4\/7] $s3/" "p/$(patch_file 4)" &&
+	{ mail_id "<a@r>" "R <r@example.org>" "" "" "Re: [PATCH 3/7] $s3" "Reviewed-by: R <r@example.org>" &&
+		mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"; } >replies.mbox &&
+	only_five && grep -q "has no thread and a subject that fits several mails of the series: skipped" err
+'
+
+test_expect_success 'stdout on a full disk, REPLIES a directory: clear errors, patches/ unchanged' '
+	setup && two_replies >replies.mbox &&
+	{ rc=0; "$COLLECT" p/series replies.mbox >/dev/full 2>err || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^trailers-collect: write: stdout: No space left on device" err &&
+	cp -r p p0 && mkdir maildir &&
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/maildir NO_APPLY=1 expect_fail sh "$TOP/scripts/trailers.sh" &&
+	grep_err "replies: .*maildir. is not a file" && diff -r p0 p
+'
+
+test_expect_success 'a failure at the second patch leaves patches/ as it was' '
+	setup && cp -r p p0 && git=$(command -v git) && mkdir bin &&
+	{ for k in 1 7; do mail_id "<r$k@r>" "R <r@example.org>" "$(patch_id $k)" "" "Re: $k" "Reviewed-by: R <r@example.org>"; done; } >replies.mbox &&
+	printf "#!/bin/sh\ncase \" \$* \" in *\" interpret-trailers \"*%s*) echo \"error: no space left (simulated)\" >&2; exit 1 ;; esac\nexec %s \"\$@\"\n" \
+		"$(patch_file 7)" "$git" >bin/git && chmod +x bin/git &&
+	PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 expect_fail sh "$TOP/scripts/trailers.sh" &&
+	grep_err "trailers: interpret-trailers: could not add .* patches/ is unchanged" &&
+	diff -r p0 p
+'
+
 done_testing
