@@ -7,7 +7,10 @@
 #                             use the user's clone instead: only a linked
 #                             worktree and refs under refs/x86-copy-series/
 #                             are created there; branches, tags, HEAD and
-#                             the user's working tree are left alone
+#                             the user's working tree are left alone.
+#                             KERNEL_BASE without KERNEL_TREE is refused; an
+#                             out/tree of another repository is refused
+#                             before any ref is written
 #   kernel-tree.sh --record   import and record the result as the new
 #                             gitlink (a maintainer's re-pin)
 #
@@ -74,6 +77,7 @@ import_pinned() {
 		trap - EXIT INT TERM
 		progress import "kernel-tree is $have, tagged $PIN_TAG"
 	fi
+	worktree_is_ours
 	git -C "$repo" update-ref "$REF_NS/base" "$want"
 	if [ "$RECORD" = 1 ]; then
 		git -C "$TOP" update-index --add --cacheinfo "160000,$want,kernel-tree"
@@ -88,18 +92,26 @@ use_user_tree() {
 	rev=${KERNEL_BASE:-v$PIN_KVER}
 	base=$(git -C "$repo" rev-parse -q --verify "$rev^{commit}" 2>/dev/null) ||
 		die "repo: '$rev' is not a commit in $repo: set KERNEL_BASE to the commit the series applies to"
+	worktree_is_ours
 	git -C "$repo" update-ref "$REF_NS/base" "$base"
 	progress kernel-tree "using $repo, base $rev ($base)"
+}
+
+# Before a ref is written anywhere: an existing worktree must belong to
+# the repository named now, or the base would be set in one repository
+# and the series applied in another's worktree.
+worktree_is_ours() {
+	[ -e "$WORKTREE/.git" ] || return 0
+	[ -e "$(kernel_repo)/.git" ] || [ -n "${KERNEL_TREE:-}" ] ||
+		die "worktree: $WORKTREE exists, but $(kernel_repo) is not imported yet: remove the worktree first ('rm -rf $WORKTREE'); nothing changed"
+	worktree_check
 }
 
 # The worktree where the series is applied and commits are built.
 ensure_worktree() {
 	base=$(base_commit)
 	if [ -e "$WORKTREE/.git" ]; then
-		common=$(cd "$WORKTREE" && cd "$(git rev-parse --git-common-dir)" && pwd -P)
-		mine=$(cd "$(kernel_repo)" && cd "$(git rev-parse --git-common-dir)" && pwd -P)
-		[ "$common" = "$mine" ] ||
-			die "worktree: $WORKTREE belongs to another repository ($common): remove it ('rm -rf $WORKTREE; git -C $(kernel_repo) worktree prune')"
+		worktree_check
 		return 0
 	fi
 	progress worktree "checking out $base into $WORKTREE"
@@ -119,6 +131,8 @@ esac
 if [ -n "${KERNEL_TREE:-}" ]; then
 	use_user_tree
 else
+	# before an import of a minute: the worktree must be the pin's
+	worktree_is_ours
 	import_pinned
 fi
 ensure_worktree

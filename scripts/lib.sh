@@ -63,6 +63,22 @@ kernel_repo() {
 		printf '%s\n' "$TOP/kernel-tree"
 	fi
 }
+# KERNEL_BASE names a commit of the user's own tree; the pinned tree's
+# base is the pin.  Without KERNEL_TREE it would be ignored: refuse it.
+[ -z "${KERNEL_BASE:-}" ] || [ -n "${KERNEL_TREE:-}" ] ||
+	usage_die "KERNEL_BASE='$KERNEL_BASE' is for your own linux clone: set KERNEL_TREE=<its path> too (the pinned kernel-tree's base is the pin, $PIN_TAG)"
+# KERNEL_TREE is the top of a repository (or a bare one), not a directory
+# in one: git would work on whatever repository is above it.
+if [ -n "${KERNEL_TREE:-}" ]; then
+	kt_dir=$(cd "$KERNEL_TREE" 2>/dev/null && pwd -P) || kt_dir=
+	if [ "$(git -C "${kt_dir:-/nonexistent}" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
+		kt_top=$(git -C "$kt_dir" rev-parse --absolute-git-dir)
+	else
+		kt_top=$(git -C "${kt_dir:-/nonexistent}" rev-parse --show-toplevel 2>/dev/null) || kt_top=
+	fi
+	[ -n "$kt_dir" ] && [ "$(cd "${kt_top:-/nonexistent}" 2>/dev/null && pwd -P)" = "$kt_dir" ] ||
+		die "repo: KERNEL_TREE='$KERNEL_TREE' is not a git repository${kt_top:+ (it is a directory inside $kt_top)}: name the top of your linux clone"
+fi
 
 # The worktree where patches are applied and commits are checked out for
 # building; never the user's own working tree.
@@ -76,10 +92,82 @@ wgit() {
 	git -C "$WORKTREE" "$@"
 }
 
+# worktree_check: $WORKTREE exists and is a worktree of $(kernel_repo).
+# Check it before moving the worktree or writing a ref: with KERNEL_TREE
+# naming another repository, commits and refs would land in two places.
+worktree_check() {
+	[ -e "$WORKTREE/.git" ] ||
+		die "worktree: $WORKTREE is missing: run 'make kernel-tree' first"
+	wt_common=$(cd "$WORKTREE" && cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
+		die "worktree: $WORKTREE is not a git worktree: remove it and run 'make kernel-tree'"
+	wt_mine=$(cd "$(kernel_repo)" 2>/dev/null && cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
+		die "repo: '$(kernel_repo)' is not a git repository"
+	[ "$wt_common" = "$wt_mine" ] ||
+		die "worktree: $WORKTREE belongs to the repository $wt_common, not to $(kernel_repo) (KERNEL_TREE): use the repository it belongs to, or remove it ('rm -rf $WORKTREE; git -C $wt_common worktree prune'); nothing changed"
+}
+
+# A git am of the toolkit in $WORKTREE (apply, repin) leaves this marker in
+# the worktree's own git directory while it runs: a run killed outright
+# (SIGKILL, a power cut) is then known to be ours, and the next one cleans
+# what it left, instead of calling it the user's local changes.
+am_marker() {
+	printf '%s/x86-copy-series-am\n' "$(wgit rev-parse --absolute-git-dir)"
+}
+
+# am_restore PATCH: put the files PATCH names back as HEAD has them (a new
+# file of it is removed): what a git am cut short in PATCH leaves behind
+am_restore() {
+	sed -n 's|^--- a/\([^	]*\).*|\1|p; s|^+++ b/\([^	]*\).*|\1|p
+		s|^rename from ||p; s|^rename to ||p; s|^copy to ||p' "$1" | sort -u |
+	while IFS= read -r p; do
+		if wgit cat-file -e "HEAD:$p" 2>/dev/null; then
+			wgit checkout -q HEAD -- "$p"
+		else
+			wgit rm -q --cached --ignore-unmatch -- "$p" >/dev/null
+			rm -f "$WORKTREE/$p"
+		fi
+	done
+}
+
+# am_clean_stale: end a git am of ours that a killed run left in $WORKTREE,
+# and restore the files of the patch it was applying; refuse an am that is
+# not ours
+am_clean_stale() {
+	gd=$(wgit rev-parse --absolute-git-dir) && mk=$(am_marker) ||
+		die "worktree: $WORKTREE: git cannot read it"
+	if [ ! -f "$mk" ]; then
+		[ ! -d "$gd/rebase-apply" ] ||
+			die "worktree: a git am that the toolkit did not start is in progress in $WORKTREE: end it ('git -C $WORKTREE am --abort'), then run this again; nothing changed"
+		return 0
+	fi
+	progress worktree "cleaning up after an interrupted run ($(head -n 1 "$mk"))"
+	# git leaves its lock when it is killed: ours, when no process holds it
+	if [ -e "$gd/index.lock" ] &&
+	   [ -z "$(find /proc/[0-9]*/fd -lname "$gd/index.lock" 2>/dev/null | head -n 1)" ]; then
+		rm -f "$gd/index.lock"
+	fi
+	if [ -d "$gd/rebase-apply" ]; then
+		[ ! -f "$gd/rebase-apply/patch" ] || am_restore "$gd/rebase-apply/patch"
+		# git am wants a committer even to abort
+		committer_env
+		wgit am --abort >/dev/null 2>&1 || wgit am --quit >/dev/null 2>&1 ||
+			die "worktree: could not end the interrupted git am in $WORKTREE: run 'git -C $WORKTREE am --abort'"
+	fi
+	rm -f "$mk"
+}
+
 # The commit the series applies to.
 base_commit() {
-	kgit rev-parse --verify -q "$REF_NS/base^{commit}" ||
+	bc=$(kgit rev-parse --verify -q "$REF_NS/base^{commit}") ||
 		die "base: $REF_NS/base is not set in $(kernel_repo): run 'make kernel-tree' first"
+	# KERNEL_BASE is honoured or refused, never ignored
+	if [ -n "${KERNEL_BASE:-}" ]; then
+		want=$(kgit rev-parse --verify -q "$KERNEL_BASE^{commit}") ||
+			die "base: KERNEL_BASE='$KERNEL_BASE' is not a commit in $(kernel_repo)"
+		[ "$want" = "$bc" ] ||
+			die "base: KERNEL_BASE='$KERNEL_BASE' is $want, but $REF_NS/base is $bc: run 'make kernel-tree KERNEL_TREE=$KERNEL_TREE KERNEL_BASE=$KERNEL_BASE' to move the base"
+	fi
+	echo "$bc"
 }
 
 # commit_list [REV...]: the commit ids of REVs, one a line; with none, the

@@ -1,12 +1,14 @@
 #!/bin/sh
 # make apply: b4 am + git am of patches/ onto the base, reproducibly; a
 # conflict names the patch and the file and leaves the tree at the base;
-# bad input changes nothing.
+# bad input changes nothing.  An apply interrupted in the middle of its
+# git am (Ctrl-C, TERM, or KILL and a rerun) ends with the tree at the
+# base; the user's own changes are refused, never reset.
 . "$(dirname "$0")/lib.sh"
 APPLY="sh $TOP/scripts/apply.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-plan 7
+plan 15
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
 
 series_ref() {
@@ -67,6 +69,97 @@ test_expect_success 'a worktree with local changes is refused and its changes ke
 	expect_fail $APPLY; rc=$?;
 	grep_err "has local changes" && tail -n 1 "$WORKTREE/Makefile" | grep -qF "/* mine */";
 	ok=$?; git -C "$WORKTREE" checkout -q -- Makefile; [ $rc = 0 ] && [ $ok = 0 ]
+'
+
+# interrupt SIG [TARGET]: apply.sh in a session of its own, with a
+# pre-applypatch hook that, at the 3rd patch, cuts a file the patch wrote
+# in half (what a kill in the middle of git apply's writes leaves) and
+# sends SIG to apply.sh ("parent"), or to its whole process group (Ctrl-C)
+interrupt() {
+	mkdir -p hooks && cat >hooks/pre-applypatch <<-EOF &&
+	#!/bin/sh
+	[ "\$(cat "\$(git rev-parse --git-path rebase-apply/next)")" = 3 ] || exit 0
+	f=\$(sed -n "s|^+++ b/||p" "\$(git rev-parse --git-path rebase-apply/patch)" | head -n 1)
+	head -c 1000 "\$f" >"\$f.half" && mv "\$f.half" "\$f"
+	if [ "${2:-}" = parent ]; then
+		kill -$1 \$(awk "{ print \\\$4 }" /proc/\$PPID/stat)
+	else
+		kill -$1 0
+	fi
+	sleep 10
+	EOF
+	chmod +x hooks/pre-applypatch &&
+	{ rc=0; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=$SCRATCH/hooks \
+		setsid -w $APPLY >out 2>err || rc=$?; } && cat out err
+}
+
+# the worktree at the base, clean, no am in progress, no marker
+at_base() {
+	gd=$(git -C "$WORKTREE" rev-parse --absolute-git-dir) &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$BASE" ] &&
+	[ -z "$(git -C "$WORKTREE" status --porcelain)" ] &&
+	[ ! -e "$gd/rebase-apply" ] && [ ! -e "$gd/x86-copy-series-am" ]
+}
+
+test_expect_success 'Ctrl-C during the git am: am aborted, the tree back at the base, the ref unchanged' '
+	before=$(series_ref) && interrupt INT &&
+	[ $rc = 130 ] && grep -q "apply: interrupted: nothing applied" err &&
+	at_base && [ "$(series_ref)" = "$before" ] &&
+	$APPLY && [ "$(series_ref)" = "$before" ]
+'
+
+test_expect_success 'TERM to apply during the git am: the same, exit 143' '
+	before=$(series_ref) && interrupt TERM parent &&
+	[ $rc = 143 ] && grep -q "apply: interrupted: nothing applied" err &&
+	at_base && [ "$(series_ref)" = "$before" ] &&
+	$APPLY && [ "$(series_ref)" = "$before" ]
+'
+
+test_expect_success 'KILLed in the middle of the am: the next apply cleans it, not "local changes"' '
+	before=$(series_ref) && interrupt KILL &&
+	gd=$(git -C "$WORKTREE" rev-parse --absolute-git-dir) && [ -d "$gd/rebase-apply" ] &&
+	[ -n "$(git -C "$WORKTREE" status --porcelain --untracked-files=no)" ] &&
+	$APPLY 2>err && cat err && ! grep -q "local changes" err &&
+	grep -q "cleaning up after an interrupted run" err &&
+	[ "$(series_ref)" = "$before" ] && [ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$before" ] &&
+	[ -z "$(git -C "$WORKTREE" status --porcelain)" ] && [ ! -e "$gd/rebase-apply" ]
+'
+
+test_expect_success 'KILLed, then a real local change: the am is cleaned, the change refused and kept' '
+	before=$(series_ref) && interrupt KILL &&
+	echo "/* mine */" >>"$WORKTREE/Makefile" &&
+	expect_fail $APPLY; rc=$?;
+	grep_err "has local changes" && tail -n 1 "$WORKTREE/Makefile" | grep -qF "/* mine */" &&
+	gd=$(git -C "$WORKTREE" rev-parse --absolute-git-dir) && [ ! -e "$gd/rebase-apply" ] &&
+	[ "$(git -C "$WORKTREE" status --porcelain --untracked-files=no)" = " M Makefile" ];
+	ok=$?; git -C "$WORKTREE" checkout -q -- Makefile; $APPLY && [ $rc = 0 ] && [ $ok = 0 ] &&
+	[ "$(series_ref)" = "$before" ]
+'
+
+test_expect_success 'a git am the toolkit did not start is refused and left as it is' '
+	broken_copy && git -C "$WORKTREE" checkout -q --detach "$BASE" &&
+	! GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org git -C "$WORKTREE" am -q "$SCRATCH/p/$last" 2>/dev/null &&
+	gd=$(git -C "$WORKTREE" rev-parse --absolute-git-dir) && [ -d "$gd/rebase-apply" ] &&
+	expect_fail $APPLY; rc=$?;
+	grep_err "a git am that the toolkit did not start is in progress" && [ -d "$gd/rebase-apply" ];
+	ok=$?; git -C "$WORKTREE" am --abort && $APPLY && [ $rc = 0 ] && [ $ok = 0 ]
+'
+
+test_expect_success 'SERIES_REF outside the toolkit namespace is refused' '
+	rc=0; SERIES_REF=refs/heads/master $APPLY 2>err || rc=$?; cat err && [ $rc = 2 ] &&
+	grep -q "SERIES_REF=.refs/heads/master. must be a ref under $REF_NS/" err &&
+	! git -C "$WORKTREE" rev-parse -q --verify refs/heads/master
+'
+
+test_expect_success 'a full disk under out/: a clear error naming the file, nothing changed' '
+	before=$(series_ref) &&
+	(trap "" XFSZ; ulimit -f 16; OUT=$SCRATCH/o expect_fail $APPLY) &&
+	grep_err "apply: work: cannot write .$SCRATCH/o/apply/series/input.mbox. \(disk full\?\); nothing applied" &&
+	[ "$(series_ref)" = "$before" ] && [ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$before" ]
+'
+
+test_expect_success 'PATCHES that is not a patches/ directory: a clear error' '
+	PATCHES=$SCRATCH/nowhere expect_fail $APPLY && grep_err "patches: .*nowhere/series. cannot be read"
 '
 
 test_expect_success 'the series head has the trees of patches/: git am of each mbox in turn agrees' '

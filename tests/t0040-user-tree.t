@@ -2,10 +2,13 @@
 # KERNEL_TREE=<a user's linux clone>: the series is applied through a linked
 # worktree and refs under $REF_NS only.  The user's branches, tags, HEAD and
 # working tree (with its uncommitted change) are left exactly as they were,
-# and the series gets the same commit ids as on the pinned tree.
+# and the series gets the same commit ids as on the pinned tree.  A
+# KERNEL_TREE that out/tree does not belong to, and a KERNEL_BASE without
+# KERNEL_TREE or other than the recorded base, are refused before any ref
+# is written or the worktree moves.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-plan 2
+plan 6
 PIN=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2)
 U=$TEST_OUT/user-linux
 
@@ -35,5 +38,48 @@ test_expect_success 'KERNEL_TREE: applies in a worktree; the user tree is untouc
 	[ "$(git -C "$U" rev-parse "$REF_NS/series")" = "$(git -C "$TOP/kernel-tree" rev-parse "$REF_NS/series")" ] &&
 	[ "$(git -C "$SCRATCH/wt" rev-parse HEAD)" = "$(git -C "$U" rev-parse "$REF_NS/series")" ] &&
 	git -C "$U" worktree remove --force "$SCRATCH/wt"
+'
+# no ref of ours in repository $1, and out/tree where it was ($2)
+untouched() {
+	[ -z "$(git -C "$1" for-each-ref "$REF_NS")" ] &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$2" ]
+}
+
+test_expect_success 'KERNEL_BASE without KERNEL_TREE is refused, not ignored' '
+	head=$(git -C "$WORKTREE" rev-parse HEAD) &&
+	for s in kernel-tree apply; do
+		rc=0; KERNEL_BASE=v6.12.100 sh "$TOP/scripts/$s.sh" 2>err || rc=$?; cat err &&
+		[ $rc = 2 ] && grep -q "KERNEL_BASE=.v6.12.100. is for your own linux clone: set KERNEL_TREE" err || exit 1
+	done &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$head" ]
+'
+
+test_expect_success 'KERNEL_TREE another repository than out/tree'"'"'s: no ref written there, out/tree unmoved' '
+	U2=$SCRATCH/other && git clone -q --shared --no-checkout "$TOP/kernel-tree" "$U2" &&
+	git -C "$U2" tag v6.12.117 "$PIN" && head=$(git -C "$WORKTREE" rev-parse HEAD) &&
+	KERNEL_TREE=$U2 KERNEL_BASE=v6.12.117 expect_fail sh "$TOP/scripts/kernel-tree.sh" &&
+	grep_err "worktree: $WORKTREE belongs to the repository .*kernel-tree/.git, not to $U2" &&
+	untouched "$U2" "$head" &&
+	KERNEL_TREE=$U2 expect_fail sh "$TOP/scripts/apply.sh" && grep_err "belongs to the repository" &&
+	untouched "$U2" "$head" &&
+	git -C "$U2" update-ref "$REF_NS/base" "$PIN" &&
+	KERNEL_TREE=$U2 expect_fail sh "$TOP/scripts/apply.sh" && grep_err "belongs to the repository" &&
+	[ "$(git -C "$U2" for-each-ref --format="%(refname)" "$REF_NS")" = "$REF_NS/base" ] &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$head" ]
+'
+
+test_expect_success 'KERNEL_BASE other than the recorded base is refused by apply' '
+	KERNEL_TREE=$U KERNEL_BASE=v6.12.117 WORKTREE=$SCRATCH/wt sh "$TOP/scripts/kernel-tree.sh" &&
+	other=$(git -C "$U" commit-tree -p "$PIN" -m other "$PIN^{tree}") &&
+	before=$(git -C "$U" rev-parse -q --verify "$REF_NS/series") &&
+	KERNEL_TREE=$U KERNEL_BASE=$other WORKTREE=$SCRATCH/wt expect_fail sh "$TOP/scripts/apply.sh";
+	rc=$?; git -C "$U" worktree remove --force "$SCRATCH/wt"; [ $rc = 0 ] &&
+	grep_err "base: KERNEL_BASE=.$other. is $other, but $REF_NS/base is $PIN: run .make kernel-tree" &&
+	[ "$(git -C "$U" rev-parse -q --verify "$REF_NS/series")" = "$before" ]
+'
+
+test_expect_success 'KERNEL_TREE that is no repository: a clear error' '
+	mkdir notrepo && KERNEL_TREE=$SCRATCH/notrepo expect_fail sh "$TOP/scripts/kernel-tree.sh" &&
+	grep_err "repo: KERNEL_TREE=.*notrepo. is not a git repository"
 '
 done_testing
