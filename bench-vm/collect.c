@@ -6,6 +6,9 @@
  *   bench-vm-collect [options] AGENT_OUTPUT >>records.jsonl
  *     --commit ID       kernel commit under test
  *     --accel kvm|tcg   how QEMU ran the guest
+ *     --clock icount|wall  the guest's clock: icount (TCG with -icount
+ *                       shift=0,sleep=off: emulated instructions at 1 ns
+ *                       each) or wall (real time; the default)
  *     --cpu-model STR   QEMU's -cpu argument
  *     --ns-size BYTES   size of each emulated NVDIMM
  *     --rebinds N       rebinds asked of the agent
@@ -160,7 +163,7 @@ static void series_add(struct series *s, const struct line *l)
 static void print_usage(void)
 {
 	fprintf(stderr, "%s\n",
-		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--cpu-model STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] AGENT_OUTPUT");
+		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--cpu-model STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] AGENT_OUTPUT");
 }
 
 int main(int argc, char **argv)
@@ -168,6 +171,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "commit", required_argument, NULL, 'c' },
 		{ "accel", required_argument, NULL, 'a' },
+		{ "clock", required_argument, NULL, 'k' },
 		{ "cpu-model", required_argument, NULL, 'm' },
 		{ "ns-size", required_argument, NULL, 's' },
 		{ "rebinds", required_argument, NULL, 'r' },
@@ -197,6 +201,14 @@ int main(int argc, char **argv)
 			break;
 		case 'a':
 			ctx.accel = optarg;
+			break;
+		case 'k':
+			if (strcmp(optarg, "icount") && strcmp(optarg, "wall")) {
+				fprintf(stderr, PROG ": usage: --clock: '%s' is not %s\n",
+					optarg, "icount or wall");
+				return 2;
+			}
+			ctx.clock = optarg;
 			break;
 		case 'm':
 			cpu_model = optarg;

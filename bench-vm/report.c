@@ -9,7 +9,10 @@
  * driver: X ms", "Average of rebinds for <driver> driver: Y ms (sd S, n N)"
  * (memmap_init_ms, the kernel's pr_debug), then the change of each figure
  * against the first kernel in percent.  Every line ends with the accel
- * ([tcg]: timings show relative change only).  A file with an error record
+ * and, for a guest clock that counts instructions, the clock: [tcg] (wall
+ * clock under TCG: timings show relative change only), [tcg-icount]
+ * (emulated instructions at 1 ns each, not hardware time; the caveats are
+ * printed before the figures), [kvm].  A file with an error record
  * is reported and makes the exit status 1, and so do struct pages (the
  * digests of bench-vm/pages) that differ from the first kernel's: the
  * first differing pfn and field are named.
@@ -28,9 +31,27 @@
 static const char *const drivers[] = { "nd_pmem", "dax_pmem" };
 #define NR_DRIVERS ARRAY_SIZE(drivers)
 
+/*
+ * Under -icount shift=0,sleep=off the guest clock counts the instructions
+ * QEMU executes, 1 ns each: exact and the same on any host, but emulated
+ * work, not time.  The caveats go where the figures are.
+ */
+#define ICOUNT_NOTE "emulated instructions at 1 ns each, not hardware time"
+#define ICOUNT_CAVEATS \
+	"tcg-icount: " ICOUNT_NOTE ".\n" \
+	"  Exact: the same kernel gives the same figures on any host, loaded or\n" \
+	"  idle.  But every REP MOVS iteration counts as an instruction, MOVNTI\n" \
+	"  costs what MOV costs and no cache is modelled: a change shows how much\n" \
+	"  work a patch removes, not whether its cache behaviour pays (that needs\n" \
+	"  KVM on real hardware, or make bench).  A first binding costs what a\n" \
+	"  rebind costs: the host's first touch of the NVDIMM files is invisible\n" \
+	"  to this clock.\n"
+
 struct kernel {
 	const char *file;
 	char commit[64], kernel[64], accel[16], cpu_model[64], flags[64];
+	char clock[16];		/* "icount" or "wall" (records without one) */
+	char label[32];		/* what every line ends with: accel[-icount] */
 	double first[NR_DRIVERS];	/* first binding, ms; < 0: missing */
 	double mean[NR_DRIVERS], sd[NR_DRIVERS];
 	size_t n[NR_DRIVERS];
@@ -86,6 +107,7 @@ static void take(struct kernel *k, json_object *rec)
 	copy(k->commit, sizeof(k->commit), str(rec, "commit"));
 	copy(k->kernel, sizeof(k->kernel), str(rec, "kernel"));
 	copy(k->accel, sizeof(k->accel), str(rec, "accel"));
+	copy(k->clock, sizeof(k->clock), str(rec, "clock"));
 	if (json_object_object_get_ex(rec, "params", &p))
 		copy(k->cpu_model, sizeof(k->cpu_model), str(p, "cpu_model"));
 	if (!k->flags[0] && json_object_object_get_ex(rec, "cpu", &o) &&
@@ -180,10 +202,10 @@ static void print_driver(const struct kernel *k, size_t d)
 {
 	if (k->first[d] >= 0)
 		printf("  First binding for %s driver: %.2f ms [%s]\n",
-		       drivers[d], k->first[d], k->accel);
+		       drivers[d], k->first[d], k->label);
 	if (k->n[d])
 		printf("  Average of rebinds for %s driver: %.2f ms (sd %.2f, n %zu) [%s]\n",
-		       drivers[d], k->mean[d], k->sd[d], k->n[d], k->accel);
+		       drivers[d], k->mean[d], k->sd[d], k->n[d], k->label);
 }
 
 static const char *at(json_object *arr, size_t i)
@@ -244,7 +266,7 @@ static int compare_pages(const struct kernel *a, const struct kernel *b, size_t 
 
 	if (!da || !db) {
 		printf("  struct pages of %s: not compared (no digest: run with PAGES=1) [%s]\n",
-		       drivers[d], b->accel);
+		       drivers[d], b->label);
 		return 0;
 	}
 	n = json_object_array_length(da);
@@ -254,7 +276,7 @@ static int compare_pages(const struct kernel *a, const struct kernel *b, size_t 
 				break;
 		if (i == n) {
 			printf("  struct pages of %s: equal (%s) [%s]\n", drivers[d],
-			       digest_line(db, "range ", NULL) ?: "?", b->accel);
+			       digest_line(db, "range ", NULL) ?: "?", b->label);
 			return 0;
 		}
 	}
@@ -280,7 +302,7 @@ static int compare_pages(const struct kernel *a, const struct kernel *b, size_t 
 			}
 		}
 	}
-	printf("  struct pages of %s: DIFFER from %.12s [%s]\n", drivers[d], a->commit, b->accel);
+	printf("  struct pages of %s: DIFFER from %.12s [%s]\n", drivers[d], a->commit, b->label);
 	if (!best_pfn) {
 		printf("    same classes, different order or range: %s vs %s\n",
 		       digest_line(da, "range ", NULL) ?: "?",
@@ -309,10 +331,20 @@ static void change(const char *what, double from, double to, const char *accel)
 		printf("  %s: n/a (missing or zero figure) [%s]\n", what, accel);
 }
 
+/* What the header line of a kernel says about its clock. */
+static const char *clock_note(const struct kernel *k)
+{
+	if (!strcmp(k->clock, "icount"))
+		return ": " ICOUNT_NOTE;
+	if (!strcmp(k->accel, "tcg"))
+		return ": timings show relative change only";
+	return "";
+}
+
 int main(int argc, char **argv)
 {
 	struct kernel *k;
-	int i, status = 0;
+	int i, status = 0, icount = 0;
 	size_t d;
 
 	if (argc < 2) {
@@ -328,34 +360,45 @@ int main(int argc, char **argv)
 			return 1;
 		if (!k[i].accel[0])
 			snprintf(k[i].accel, sizeof(k[i].accel), "?");
+		if (!k[i].clock[0])
+			snprintf(k[i].clock, sizeof(k[i].clock), "wall");
+		snprintf(k[i].label, sizeof(k[i].label), "%s%s", k[i].accel,
+			 strcmp(k[i].clock, "icount") ? "" : "-icount");
+		icount |= !strcmp(k[i].clock, "icount");
+	}
+	/* the caveats before the figures they qualify */
+	if (icount)
+		fputs(ICOUNT_CAVEATS, stdout);
+	for (i = 1; i < argc; i++) {
 		printf("%.12s (kernel %s, cpu %s: %s) [%s%s]\n",
 		       k[i].commit[0] ? k[i].commit : k[i].file,
 		       k[i].kernel[0] ? k[i].kernel : "?",
 		       k[i].cpu_model[0] ? k[i].cpu_model : "?",
-		       k[i].flags[0] ? k[i].flags : "no erms/fsrm", k[i].accel,
-		       strcmp(k[i].accel, "tcg") ? "" : ": timings show relative change only");
+		       k[i].flags[0] ? k[i].flags : "no erms/fsrm", k[i].label,
+		       clock_note(&k[i]));
 		if (k[i].error[0]) {
-			printf("  run failed: %s [%s]\n", k[i].error, k[i].accel);
+			printf("  run failed: %s [%s]\n", k[i].error, k[i].label);
 			status = 1;
 		}
 		for (d = 0; d < NR_DRIVERS; d++)
 			print_driver(&k[i], d);
 		if (k[i].first_bind_ms >= 0)
 			printf("  Boot to first bind: %.0f ms (guest clock) [%s]\n",
-			       k[i].first_bind_ms, k[i].accel);
+			       k[i].first_bind_ms, k[i].label);
 	}
 	for (i = 2; i < argc; i++) {
 		char what[96];
 
 		printf("Change %.12s vs %.12s:%s\n", k[i].commit, k[1].commit,
-		       strcmp(k[i].accel, k[1].accel) ? " (different accel: not comparable)" : "");
+		       strcmp(k[i].label, k[1].label) ?
+		       " (different accel or clock: not comparable)" : "");
 		for (d = 0; d < NR_DRIVERS; d++) {
 			snprintf(what, sizeof(what), "First binding for %s driver", drivers[d]);
-			change(what, k[1].first[d], k[i].first[d], k[i].accel);
+			change(what, k[1].first[d], k[i].first[d], k[i].label);
 			snprintf(what, sizeof(what), "Average of rebinds for %s driver",
 				 drivers[d]);
 			change(what, k[1].n[d] ? k[1].mean[d] : -1,
-			       k[i].n[d] ? k[i].mean[d] : -1, k[i].accel);
+			       k[i].n[d] ? k[i].mean[d] : -1, k[i].label);
 			if (compare_pages(&k[1], &k[i], d))
 				status = 1;
 		}

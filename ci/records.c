@@ -70,6 +70,7 @@ static int parse(struct ci_record *r, json_object *o, const char *file,
 	r->commit = str(o, "commit", &bad);
 	r->kernel = str(o, "kernel", &bad);
 	r->accel = str(o, "accel", &bad);
+	r->clock = str(o, "clock", &bad);
 	r->host = str(o, "host", &bad);
 	r->time = str(o, "time", &bad);
 	r->error = str(o, "error", &bad);

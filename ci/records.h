@@ -23,6 +23,7 @@
 struct ci_record {
 	const char *suite, *case_name, *metric, *unit;
 	const char *commit, *kernel, *accel, *host, *time;
+	const char *clock;		/* "icount" or "wall"; NULL (older records): wall */
 	const char *cpu_model, *cpu_vendor;
 	const char *host_cpu_model;	/* NULL in records older than host_cpu */
 	const char *error;		/* the error text of an error record */

@@ -116,6 +116,8 @@ json_object *record_new(const struct record_ctx *ctx, const char *suite,
 	json_object_object_add(rec, "commit", string_or_null(ctx->commit));
 	json_object_object_add(rec, "kernel", string_or_null(ctx->kernel));
 	json_object_object_add(rec, "accel", string_or_null(ctx->accel));
+	json_object_object_add(rec, "clock",
+			       json_object_new_string(ctx->clock ? ctx->clock : "wall"));
 	json_object_object_add(rec, "cpu", record_cpu_json(&ctx->cpu));
 	/*
 	 * The machine that ran the producer: for a guest, cpu is QEMU's

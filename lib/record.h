@@ -5,6 +5,7 @@
  * A record says what was measured (suite, case, metric, unit, the raw
  * samples), on what (commit, kernel, CPU, accel kvm|tcg|host, host name)
  * and when.  The report reads only records; raw samples are always kept.
+ * Timings also say which clock took them (wall, or a guest's icount).
  * The schema is documented in doc/records.md.
  *
  * API, in call order:
@@ -35,6 +36,12 @@ struct record_ctx {
 	const char *kernel;	/* kernel version string, or NULL */
 	const char *accel;	/* "kvm", "tcg" or "host" */
 	struct record_cpu cpu;	/* the CPU the samples ran on */
+	/*
+	 * "icount": a guest under TCG with -icount shift=0,sleep=off, whose
+	 * clock counts emulated instructions at 1 ns each; "wall" (also
+	 * when NULL): real time, the host's or a guest's.
+	 */
+	const char *clock;
 };
 
 int record_cpu_host(struct record_cpu *cpu);

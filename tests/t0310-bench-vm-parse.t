@@ -7,7 +7,7 @@
 for t in bench-vm-kmsg-test bench-vm-collect bench-vm-report; do
 	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
 done
-plan 7
+plan 8
 
 test_expect_success 'kmsg parser: the memmap line, other lines, continuation lines, malformed input' '
 	cat >in <<-\EOF &&
@@ -67,6 +67,7 @@ test_expect_success 'collect: a complete run gives every sample, the CPU and the
 	records_check rec.jsonl "one(\"dax_pmem/rebind\", \"unbind_us\")[\"samples\"] == [500, 500, 500]" &&
 	records_check rec.jsonl "one(\"nd_pmem/first\", \"bind_us\")[\"unit\"] == \"us\"" &&
 	records_check rec.jsonl "all(r[\"accel\"] == \"tcg\" and r[\"commit\"] == \"c0ffee\" and r[\"kernel\"] == \"6.12.117\" and r[\"cpu\"][\"flags\"] == [\"erms\", \"clwb\"] and r[\"params\"][\"cpu_model\"] == \"max\" for r in recs)" &&
+	records_check rec.jsonl "all(r[\"clock\"] == \"wall\" and r[\"schema\"] == \"x86-copy-series/record/1\" for r in recs)" &&
 	records_check rec.jsonl "one(\"boot\", \"first_bind_ms\")[\"samples\"] == [889]" &&
 	records_check rec.jsonl "not [r for r in recs if r[\"metric\"] == \"error\"]"
 '
@@ -126,5 +127,23 @@ test_expect_success 'report: struct pages equal to the first kernel, or the firs
 	expect_fail "$BENCH_VM_BIN/bench-vm-report" a.jsonl b.jsonl && cat out &&
 	grep -q "^  struct pages of dax_pmem: DIFFER from c0ffee \[tcg\]$" out &&
 	grep -q "^    first differing pfn 0x141202, word 3 (mapping): c0ffee 0xdead000000000400, beef 0x0$" out
+'
+test_expect_success 'the clock: every record says icount or wall; the report labels icount figures and gives the caveats first' '
+	{ agent_lines 3; printf "done\n"; } >a.out &&
+	collect --clock icount a.out >i.jsonl &&
+	records_check i.jsonl "all(r[\"clock\"] == \"icount\" and r[\"accel\"] == \"tcg\" for r in recs)" &&
+	collect --clock wall a.out >w.jsonl && records_check w.jsonl "all(r[\"clock\"] == \"wall\" for r in recs)" &&
+	{ rc=0; collect --clock tsc a.out >/dev/null 2>err || rc=$?; } && [ $rc = 2 ] &&
+	grep -q "clock: .tsc. is not icount or wall" err &&
+	"$BENCH_VM_BIN/bench-vm-report" i.jsonl i.jsonl >rep && cat rep &&
+	head -n 1 rep | grep -qx "tcg-icount: emulated instructions at 1 ns each, not hardware time." &&
+	grep -q "every REP MOVS iteration counts as an instruction, MOVNTI" rep &&
+	grep -q "^c0ffee (kernel 6.12.117, cpu max: erms,clwb) \[tcg-icount: emulated instructions at 1 ns each, not hardware time\]$" rep &&
+	grep -qx "  Average of rebinds for nd_pmem driver: 12.00 ms (sd 1.00, n 3) \[tcg-icount\]" rep &&
+	grep -qx "  First binding for dax_pmem driver: +0.0% \[tcg-icount\]" rep &&
+	! grep -E "^  .*([0-9] ms|%)" rep | grep -v "\[tcg-icount\]$" &&
+	"$BENCH_VM_BIN/bench-vm-report" w.jsonl i.jsonl >rep && cat rep &&
+	grep -q "^Change c0ffee vs c0ffee: (different accel or clock: not comparable)$" rep &&
+	"$BENCH_VM_BIN/bench-vm-report" w.jsonl >rep && ! grep -q icount rep
 '
 done_testing
