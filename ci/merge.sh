@@ -33,4 +33,4 @@ for r in "$@"; do
 done >"$DEST/records.jsonl.tmp"
 mv "$DEST/records.jsonl.tmp" "$DEST/records.jsonl"
 cat "$DEST/merge.txt"
-progress done "$DEST/merge.md"
+progress 'done' "$DEST/merge.md"

@@ -18,9 +18,19 @@
  *                    commit, bench curves over size); run them with gnuplot
  *   --gate-pct P     exit 1 when a commit makes a metric worse than its
  *                    parent by more than P percent with p < alpha
- *   --gate-pct-tcg P the same for guest runs under TCG (default: P): two
- *                    boots of kernels that differ in no code on the path
- *                    measured drift 10-18% apart here (see ci/ci.mk)
+ *   --gate-pct-tcg P the same for guest runs under TCG with a wall clock
+ *                    (default: P): two boots of kernels that differ in no
+ *                    code on the path measured drift 10-18% apart here
+ *                    (see ci/ci.mk)
+ *   --gate-pct-icount P  guest runs under TCG with -icount (clock
+ *                    "icount", default 1): their figures are exact, the
+ *                    same on every boot, so a t-test means nothing (sd 0):
+ *                    worse than the parent by more than P percent fails,
+ *                    without a test.  Rows of constant samples on a wall
+ *                    clock are decided by size too, with their threshold
+ *   --gate-ack FILE  changes a maintainer accepts (ci/gate-ack.txt): one
+ *                    "COMMIT METRIC-GLOB MAX-PCT REASON" a line; such a
+ *                    change is reported with its reason and does not fail
  *   --gate-only GLOB only "suite/case/metric" names matching GLOB count for
  *                    the gate (repeatable; default all)
  *   --alpha A        significance level (default 0.05)
@@ -92,6 +102,9 @@ struct cell {
 	double *x;
 	size_t n, cap;
 	struct ci_summary s;
+	int exact;		/* every record of it has clock "icount" */
+	const struct ci_record *first;	/* its first record */
+	int runs_differ;	/* exact, but its records' samples differ */
 };
 
 struct row {
@@ -107,10 +120,27 @@ struct column {
 	char *hosts;
 };
 
+/* The rule that decides a comparison (and the gate). */
+enum rule {
+	RULE_NONE,		/* too few samples for any */
+	RULE_WELCH,		/* Welch's t-test, p < alpha, then the size */
+	RULE_EXACT,		/* icount: exact figures, the size alone */
+	RULE_CONSTANT,		/* sd 0 on both sides: the size alone */
+};
+
 struct cmp {
 	int valid;
-	double pct, p;
+	double pct, p;		/* p: NAN unless rule is RULE_WELCH */
 	struct ci_welch w;
+	enum rule rule;
+};
+
+/* A maintainer's acceptance of a change the gate flags (--gate-ack). */
+struct ack {
+	char *commit, *metric, *reason;
+	double max_pct;
+	unsigned int line;
+	int used;
 };
 
 static struct {
@@ -118,13 +148,16 @@ static struct {
 	size_t ncols;
 	struct row *rows;
 	size_t nrows;
-	double alpha, gate_pct, gate_pct_tcg;
+	double alpha, gate_pct, gate_pct_tcg, gate_pct_icount;
 	const char **gate_only;
 	size_t ngate_only;
+	struct ack *acks;
+	size_t nacks;
+	const char *ack_file;
 	int by_cpu;
 	const struct ci_record **errors;
 	size_t nerrors;
-} R = { .alpha = 0.05, .gate_pct = NAN, .gate_pct_tcg = NAN };
+} R = { .alpha = 0.05, .gate_pct = NAN, .gate_pct_tcg = NAN, .gate_pct_icount = 1 };
 
 static void die(const char *fmt, ...)
 {
@@ -194,8 +227,29 @@ static int direction(const char *unit)
 	return 0;
 }
 
-static const char *accel_name(const char *accel)
+/* a guest clock that counts emulated instructions, not time */
+static int is_icount(const struct ci_record *r)
 {
+	return streq(r->clock, "icount");
+}
+
+#define ICOUNT_NOTE "emulated instructions at 1 ns each, not hardware time"
+/* what an icount figure does not show, printed where such figures are */
+#define ICOUNT_CAVEAT \
+	"tcg-icount: the same kernel gives the same figures on any host, " \
+	"loaded or idle, but every REP MOVS iteration counts as an instruction, " \
+	"MOVNTI costs what MOV costs and no cache is modelled: a change shows " \
+	"how much work a patch removes, not whether its cache behaviour pays " \
+	"(that needs KVM on real hardware, or the host benchmarks, make bench). " \
+	"A first binding costs what a rebind costs: the host's first touch of " \
+	"the NVDIMM files is invisible to this clock."
+
+static const char *accel_name(const struct ci_record *r)
+{
+	const char *accel = r->accel;
+
+	if (is_icount(r))
+		return "tcg-icount: " ICOUNT_NOTE;
 	if (streq(accel, "tcg"))
 		return "TCG (relative change only)";
 	if (streq(accel, "kvm"))
@@ -248,7 +302,7 @@ static char *cpu_setup(const struct ci_record *r)
 {
 	char *cpu = cpu_name(r), *s;
 
-	s = xasprintf("%s, %s", r->accel ? r->accel : "?", cpu);
+	s = xasprintf("%s%s, %s", r->accel ? r->accel : "?", is_icount(r) ? "-icount" : "", cpu);
 	free(cpu);
 	return s;
 }
@@ -342,6 +396,19 @@ static void add_host(struct column *c, const char *host)
 	c->hosts = h;
 }
 
+/* the same samples, in the same order */
+static int same_samples(const struct ci_record *a, const struct ci_record *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if (a->samples[i] != b->samples[i])
+			return 0;
+	return 1;
+}
+
 static void build_rows(const struct ci_records *rs, int fixed_cols)
 {
 	size_t i, j, ignored = 0;
@@ -397,6 +464,15 @@ static void build_rows(const struct ci_records *rs, int fixed_cols)
 		}
 		for (j = 0; j < r->n; j++)
 			cl->x[cl->n++] = r->samples[j];
+		if (!cl->first) {
+			cl->first = r;
+			cl->exact = is_icount(r);
+		} else if (!is_icount(r)) {
+			cl->exact = 0;
+		} else if (cl->exact && !same_samples(cl->first, r)) {
+			/* two runs (hosts) of one exact figure that differ */
+			cl->runs_differ = 1;
+		}
 	}
 	for (i = 0; i < R.nrows; i++)
 		for (j = 0; j < R.ncols; j++)
@@ -413,8 +489,26 @@ static void compare(const struct cell *a, const struct cell *b, struct cmp *c)
 		return;
 	c->valid = 1;
 	c->pct = ci_pct(a->s.mean, b->s.mean);
+	c->w.t = NAN;
+	c->w.df = NAN;
+	c->w.p = NAN;
+	/*
+	 * icount figures are the same on every boot: there is no noise for
+	 * a test to weigh, so the size of the change decides, and no p is
+	 * shown.  Constant samples on a wall clock likewise: Welch's t is
+	 * 0/0 or infinite there, and its p would mean nothing.
+	 */
+	if (a->exact && b->exact) {
+		c->rule = RULE_EXACT;
+		return;
+	}
+	if (a->n >= 2 && b->n >= 2 && a->s.sd == 0 && b->s.sd == 0) {
+		c->rule = RULE_CONSTANT;
+		return;
+	}
 	ci_welch(&a->s, &b->s, &c->w);
 	c->p = c->w.p;
+	c->rule = c->w.valid ? RULE_WELCH : RULE_NONE;
 }
 
 static const char *mark(double p)
@@ -473,6 +567,39 @@ static const char *pct_str(double pct)
 	return buf[i];
 }
 
+static const char *num_int(double x)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.0f", x);
+	return buf;
+}
+
+/* the p of a comparison, or the rule that has none */
+static const char *cmp_p(const struct cmp *c)
+{
+	if (c->rule == RULE_EXACT)
+		return "none (exact)";
+	if (c->rule == RULE_CONSTANT)
+		return "none (sd 0)";
+	return pval(c->p);
+}
+
+/* the rule of a comparison in words */
+static const char *rule_name(enum rule r)
+{
+	switch (r) {
+	case RULE_EXACT:
+		return "exact";
+	case RULE_CONSTANT:
+		return "constant";
+	case RULE_WELCH:
+		return "welch";
+	default:
+		return NULL;
+	}
+}
+
 static char *row_name(const struct row *w)
 {
 	return xasprintf("%s.%s.%s", w->rec->suite, w->rec->case_name, w->rec->metric);
@@ -495,28 +622,157 @@ static int gated(const struct row *w)
 	return hit;
 }
 
-/* the threshold of a row: TCG timings drift more between boots */
-static double gate_pct_of(const struct row *w)
+/*
+ * The threshold of a comparison: icount figures are exact, so a small one;
+ * TCG wall-clock timings drift more between boots than the samples of
+ * one boot show, so a large one.
+ */
+static double gate_pct_of(const struct row *w, const struct cmp *cm)
 {
+	if (cm->rule == RULE_EXACT)
+		return R.gate_pct_icount;
 	if (streq(w->rec->accel, "tcg") && !isnan(R.gate_pct_tcg))
 		return R.gate_pct_tcg;
 	return R.gate_pct;
 }
 
-/* worse than the parent by more than the gate allows: the percent, or NAN */
-static double regression(const struct row *w, size_t c)
+/* What the gate decided for row w at column c against its parent. */
+struct gate {
+	int gated;		/* the gate looks at it */
+	struct cmp cm;
+	double threshold, worse;	/* worse: percent worse than the parent */
+	int regression;		/* worse beyond the threshold, by its rule */
+	struct ack *ack;	/* the maintainer's acceptance of it, or NULL */
+};
+
+static struct ack *find_ack(const struct row *w, size_t c, double worse)
+{
+	char *name = xasprintf("%s/%s/%s", w->rec->suite, w->rec->case_name, w->rec->metric);
+	struct ack *a = NULL;
+	size_t i;
+
+	for (i = 0; i < R.nacks && !a; i++)
+		if (!strncmp(R.cols[c].key, R.acks[i].commit, strlen(R.acks[i].commit)) &&
+		    !fnmatch(R.acks[i].metric, name, 0) && worse <= R.acks[i].max_pct)
+			a = &R.acks[i];
+	free(name);
+	return a;
+}
+
+static void gate_decide(const struct row *w, size_t c, struct gate *g)
 {
 	int dir = direction(w->rec->unit);
-	struct cmp cm;
-	double worse;
 
-	if (R.by_cpu || c == 0 || isnan(R.gate_pct) || !dir || !gated(w))
-		return NAN;
-	compare(&w->cells[c - 1], &w->cells[c], &cm);
-	if (!cm.valid || !cm.w.valid || !(cm.p < R.alpha))
-		return NAN;
-	worse = dir < 0 ? cm.pct : -cm.pct;
-	return worse > gate_pct_of(w) ? worse : NAN;
+	memset(g, 0, sizeof(*g));
+	g->worse = NAN;
+	g->threshold = NAN;
+	g->cm.rule = RULE_NONE;
+	if (R.by_cpu || c == 0 || isnan(R.gate_pct) || !dir || !gated(w) ||
+	    !w->cells[c].n || !w->cells[c - 1].n)
+		return;
+	g->gated = 1;
+	compare(&w->cells[c - 1], &w->cells[c], &g->cm);
+	g->threshold = gate_pct_of(w, &g->cm);
+	g->worse = dir < 0 ? g->cm.pct : -g->cm.pct;
+	switch (g->cm.rule) {
+	case RULE_WELCH:
+		g->regression = g->cm.p < R.alpha && g->worse > g->threshold;
+		break;
+	case RULE_EXACT:
+	case RULE_CONSTANT:
+		g->regression = g->worse > g->threshold;
+		break;
+	default:
+		break;
+	}
+	if (g->regression)
+		g->ack = find_ack(w, c, g->worse);
+}
+
+/* which rule decided, in words, for the report */
+static char *gate_rule_text(const struct row *w, const struct gate *g)
+{
+	const char *clock = streq(w->rec->accel, "tcg") ? "TCG wall clock" :
+			    w->rec->accel ? w->rec->accel : "accel unknown";
+
+	const char *side = g->worse > g->threshold ? "over" : "within";
+
+	switch (g->cm.rule) {
+	case RULE_EXACT:
+		return xasprintf("%s: %s %s the %g%% threshold",
+				 "exact rule (tcg-icount: same figures every boot, no test)",
+				 pct_str(g->worse), side, g->threshold);
+	case RULE_CONSTANT:
+		return xasprintf("size rule (sd 0 on both sides, no test; %s): %s %s the %g%% %s",
+				 clock, pct_str(g->worse), side, g->threshold, "threshold");
+	case RULE_WELCH:
+		return xasprintf("Welch's t-test (%s): p %s %s %g, %s %s the %g%% threshold", clock,
+				 pval(g->cm.p), g->cm.p < R.alpha ? "<" : ">=", R.alpha,
+				 pct_str(g->worse), side, g->threshold);
+	default:
+		return xasprintf("not decided: fewer than 2 samples a side for a test");
+	}
+}
+
+/*
+ * The maintainers' acknowledgements: "COMMIT METRIC MAX-PCT REASON" a
+ * line, '#' comments.  COMMIT: 12 to 40 hex digits, so that a rebased or
+ * edited commit needs a new one; METRIC: a "suite/case/metric" glob;
+ * MAX-PCT: the change accepted, percent worse than the parent (a larger
+ * one fails again).
+ */
+static void load_acks(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *p, *tok[3];
+	size_t cap = 0, i, n;
+	unsigned int ln = 0;
+	char *end;
+
+	if (!f)
+		die("gate-ack: %s: cannot open: %s", path, strerror(errno));
+	R.ack_file = path;
+	while (getline(&line, &cap, f) >= 0) {
+		struct ack *a;
+
+		ln++;
+		line[strcspn(line, "\n")] = '\0';
+		p = line + strspn(line, " \t");
+		if (!*p || *p == '#')
+			continue;
+		for (i = 0; i < 3; i++) {
+			tok[i] = p;
+			n = strcspn(p, " \t");
+			p += n;
+			if (!*p)
+				die("gate-ack: %s:%u: expected '%s'", path, ln,
+				    "COMMIT METRIC MAX-PCT REASON");
+			*p++ = '\0';
+			p += strspn(p, " \t");
+		}
+		n = strlen(tok[0]);
+		if (n < 12 || n > 40 || strspn(tok[0], "0123456789abcdef") != n)
+			die("gate-ack: %s:%u: '%s' is not a commit id of 12 to 40 hex digits", path,
+			    ln, tok[0]);
+		R.acks = xrealloc(R.acks, (R.nacks + 1) * sizeof(*R.acks));
+		a = &R.acks[R.nacks];
+		errno = 0;
+		a->max_pct = strtod(tok[2], &end);
+		if (errno || end == tok[2] || *end || !(a->max_pct > 0))
+			die("gate-ack: %s:%u: '%s' is not a percent above 0 (the change accepted)",
+			    path, ln, tok[2]);
+		if (!*p)
+			die("gate-ack: %s:%u: no reason given: say why the change is right",
+			    path, ln);
+		a->commit = xstrdup(tok[0]);
+		a->metric = xstrdup(tok[1]);
+		a->reason = xstrdup(p);
+		a->line = ln;
+		a->used = 0;
+		R.nacks++;
+	}
+	free(line);
+	fclose(f);
 }
 
 /* ---- claims ---- */
@@ -612,26 +868,38 @@ static void claim_eval(const struct ci_claim *c, struct claim_result *res)
 		return;
 	}
 	{
-		struct ci_welch w;
+		struct cmp cm;
 		const struct ci_summary *sa = &a->cells[fa].s, *sb = &b->cells[fb].s;
+		int sized;
 
-		ci_welch(sa, sb, &w);
+		compare(&a->cells[fa], &b->cells[fb], &cm);
+		/* exact (icount) or constant figures: no test, the size decides */
+		sized = cm.rule == RULE_EXACT || cm.rule == RULE_CONSTANT;
 		res->nfrom = sa->n;
 		res->nto = sb->n;
 		res->rfrom = sa->mean;
 		res->rto = sb->mean;
 		res->rpct = ci_pct(sa->mean, sb->mean);
-		res->p = w.p;
+		res->p = cm.p;
 		free(res->setup);
 		res->setup = xasprintf("%s", b->setup);
-		res->reproduced = xasprintf("%s -> %s %s (%s, p %s, n %zu/%zu)",
-			 num(sa->mean), num(sb->mean), a->rec->unit, pct_str(res->rpct),
-			 pval(w.p), sa->n, sb->n);
+		if (cm.rule == RULE_EXACT)
+			res->reproduced = xasprintf("%s -> %s %s (%s, %s, n %zu/%zu)",
+						    num(sa->mean), num(sb->mean), a->rec->unit,
+						    pct_str(res->rpct),
+						    "exact: tcg-icount, no test", sa->n, sb->n);
+		else
+			res->reproduced = xasprintf("%s -> %s %s (%s, p %s, n %zu/%zu)",
+						    num(sa->mean), num(sb->mean), a->rec->unit,
+						    pct_str(res->rpct), cmp_p(&cm), sa->n, sb->n);
 		lo = !isnan(c->cfrom) ? res->cpct : fmin(c->pct_lo, c->pct_hi);
 		hi = !isnan(c->cfrom) ? res->cpct : fmax(c->pct_lo, c->pct_hi);
-		if (!w.valid)
+		if (sized && res->rpct == 0)
+			res->verdict = xasprintf("not reproduced: no change (%s figures)",
+						 cm.rule == RULE_EXACT ? "exact" : "constant");
+		else if (!sized && !cm.w.valid)
 			res->verdict = xasprintf("too few samples for a test");
-		else if (!(w.p < R.alpha))
+		else if (!sized && !(cm.p < R.alpha))
 			res->verdict = xasprintf("not reproduced: no significant change");
 		else if ((res->rpct < 0) != (lo < 0))
 			res->verdict = xasprintf("not reproduced: opposite direction");
@@ -687,7 +955,32 @@ static int shown(const struct row *w, size_t c)
 	if (!strcmp(w->rec->suite, "bench-vm") && strstr(w->rec->case_name, "/rebind"))
 		return 1;
 	compare(&w->cells[c - 1], &w->cells[c], &cm);
+	if (cm.rule == RULE_EXACT || cm.rule == RULE_CONSTANT)
+		return cm.pct != 0;
 	return cm.p < R.alpha;
+}
+
+/* the mark of a comparison: stars of p, or "e" for exact (icount) */
+static const char *cmp_mark(const struct cmp *c)
+{
+	if (c->rule == RULE_EXACT)
+		return "e";
+	return mark(c->p);
+}
+
+/* what the gate says at the end of a row of the changes */
+static const char *gate_tag(const struct row *w, size_t c)
+{
+	static char buf[96];
+	struct gate g;
+
+	gate_decide(w, c, &g);
+	if (!g.regression)
+		return "";
+	if (!g.ack)
+		return "  REGRESSION";
+	snprintf(buf, sizeof(buf), "  REGRESSION, accepted (%s:%u)", R.ack_file, g.ack->line);
+	return buf;
 }
 
 static void pm_sd(char *buf, size_t len, const struct ci_summary *s)
@@ -701,7 +994,7 @@ static void pm_sd(char *buf, size_t len, const struct ci_summary *s)
 /* lkp-style: parent, change, commit, change against the base, name */
 static void lkp_table(FILE *f, size_t c)
 {
-	size_t i, n = 0, total = 0;
+	size_t i, n = 0, total = 0, exact = 0;
 	char a[40], b[40];
 
 	fprintf(f, "commit %s %s\nparent %s, base %s\n\n", short_id(R.cols[c].key),
@@ -726,12 +1019,17 @@ static void lkp_table(FILE *f, size_t c)
 		pm_sd(b, sizeof(b), &w->cells[c].s);
 		name = row_name(w);
 		fprintf(f, "%s %8s %-3s %s %8s %-3s  %s  [%s]%s\n", a, pct_str(cp.pct),
-			mark(cp.p), b, pct_str(cb.pct), mark(cb.p), name, w->setup,
-			isnan(regression(w, c)) ? "" : "  REGRESSION");
+			cmp_mark(&cp), b, pct_str(cb.pct), cmp_mark(&cb), name, w->setup,
+			gate_tag(w, c));
+		exact += cp.rule == RULE_EXACT;
 		free(name);
 	}
 	fprintf(f, "(%zu of %zu metrics shown: the rebind metrics and every change with p < %g;"
-		" * p<0.05, ** p<0.01, *** p<0.001, Welch's t-test)\n\n", n, total, R.alpha);
+		" * p<0.05, ** p<0.01, *** p<0.001, Welch's t-test)\n", n, total, R.alpha);
+	if (exact)
+		fprintf(f, "(e: tcg-icount, %s: exact figures, no test; every change is shown)\n",
+			ICOUNT_NOTE);
+	fprintf(f, "\n");
 }
 
 static const struct ci_record *rebind_rec(size_t i)
@@ -776,6 +1074,17 @@ static void wrap(FILE *f, const char *text, const char *indent)
 	fputc('\n', f);
 }
 
+/* a changelog figure's change, on its own line, as changelogs quote it */
+static void changelog_change(FILE *f, const struct cmp *cp, const struct cmp *cb)
+{
+	if (cp->rule == RULE_EXACT)
+		fprintf(f, "\n  (%s vs parent, %s vs base: exact tcg-icount figures, no test)",
+			pct_str(cp->pct), pct_str(cb->pct));
+	else
+		fprintf(f, "\n  (%s vs parent, p %s; %s vs base, p %s)",
+			pct_str(cp->pct), cmp_p(cp), pct_str(cb->pct), cmp_p(cb));
+}
+
 /* "Average of rebinds for nd_pmem driver: 96.79 ms", per commit */
 static void changelog(FILE *f)
 {
@@ -803,13 +1112,19 @@ static void changelog(FILE *f)
 		for (i = 0; i < R.nrows && !r; i++)
 			if (rebind_rec(i) && !strcmp(R.rows[i].setup, setups[j]))
 				r = R.rows[i].rec;
-		t = xasprintf("Test: %s; %s; %s; %.0f rebinds of each driver, memmap init time from the pr_debug() output of memmap_init_zone_device() (host %s).",
-			      accel_name(r->accel), setups[j],
+		t = xasprintf("Test: %s; %s; %s; %s rebinds of each driver, memmap init time from the pr_debug() output of memmap_init_zone_device() (host %s).",
+			      accel_name(r), setups[j],
 			      "an fsdax namespace (map=dev) and a devdax namespace (align=2M)",
-			      ci_record_param(r, "rebinds"), r->host ? r->host : "?");
+			      /* records without the parameter: say so, never "nan" */
+			      isnan(ci_record_param(r, "rebinds")) ? "?" :
+			      num_int(ci_record_param(r, "rebinds")), r->host ? r->host : "?");
 		wrap(f, t, "");
 		fputc('\n', f);
 		free(t);
+		if (is_icount(r)) {
+			wrap(f, ICOUNT_CAVEAT, "");
+			fputc('\n', f);
+		}
 		for (c = 0; c < R.ncols; c++) {
 			int any = 0;
 
@@ -835,9 +1150,7 @@ static void changelog(FILE *f)
 					compare(&w->cells[c - 1], &w->cells[c], &cp);
 					compare(&w->cells[0], &w->cells[c], &cb);
 					/* the figure on its own line, as changelogs quote it */
-					fprintf(f, "\n  (%s vs parent, p %s; %s vs base, p %s)",
-						pct_str(cp.pct), pval(cp.p), pct_str(cb.pct),
-						pval(cb.p));
+					changelog_change(f, &cp, &cb);
 				}
 				fprintf(f, "\n");
 			}
@@ -855,6 +1168,18 @@ static void md_escape(FILE *f, const char *s)
 			fputc('\\', f);
 		fputc(*s, f);
 	}
+}
+
+/* some figure of the report is an exact icount one */
+static int any_exact(void)
+{
+	size_t i, c;
+
+	for (i = 0; i < R.nrows; i++)
+		for (c = 0; c < R.ncols; c++)
+			if (R.rows[i].cells[c].n && R.rows[i].cells[c].exact)
+				return 1;
+	return 0;
 }
 
 static void claims_md(FILE *f, struct claim_result *cr, size_t n)
@@ -879,6 +1204,10 @@ static void claims_md(FILE *f, struct claim_result *cr, size_t n)
 	fputs("\nClaimed figures come from other machines (KVM on Ice Lake, 100 GB namespaces);\n", f);
 	fputs("the comparison is of the change in percent, and absolute values are comparable\n", f);
 	fputs("only on the same setup. TCG timings show relative change only.\n\n", f);
+	if (any_exact()) {
+		fputs("Rows marked tcg-icount are " ICOUNT_NOTE ", compared by the size of\n", f);
+		fputs("the change, without a test. " ICOUNT_CAVEAT "\n\n", f);
+	}
 }
 
 static void full_stats_md(FILE *f)
@@ -909,48 +1238,171 @@ static void full_stats_md(FILE *f)
 			fprintf(f, "| %s | %zu | %s | %s | %s | [%s, %s] | %s %s | %s | %s %s | %s |\n",
 				R.by_cpu ? R.cols[c].key : short_id(R.cols[c].key), s->n,
 				num(s->median), num(s->mean), num(s->sd), num(s->ci_lo),
-				num(s->ci_hi), pct_str(cp.pct), mark(cp.p), pval(cp.p),
-				pct_str(cb.pct), mark(cb.p), pval(cb.p));
+				num(s->ci_hi), pct_str(cp.pct), cmp_mark(&cp), cmp_p(&cp),
+				pct_str(cb.pct), cmp_mark(&cb), cmp_p(&cb));
 		}
 		fprintf(f, "\n");
 	}
 }
 
-static int gate_report(FILE *f, int to_stderr)
+/*
+ * The gate, commit by commit: every gated row against its parent and the
+ * rule that decided it.  MD: a Markdown table; else a line each to F (the
+ * text report), and every regression also to stderr.  Returns the
+ * regressions that no maintainer accepted.
+ */
+static int gate_report(FILE *f, int md)
 {
-	size_t i, c;
+	size_t i, c, n = 0;
 	int bad = 0;
 
+	if (md) {
+		fprintf(f, "| commit | metric | setup | vs parent | rule | verdict |\n");
+		fprintf(f, "|---|---|---|---|---|---|\n");
+	}
 	for (c = 1; c < R.ncols; c++) {
 		for (i = 0; i < R.nrows; i++) {
 			const struct row *w = &R.rows[i];
-			double worse = regression(w, c);
-			char *name;
-			struct cmp cm;
+			char *name, *rule, *verdict;
+			struct gate g;
 
-			if (isnan(worse))
+			gate_decide(w, c, &g);
+			if (!g.gated)
 				continue;
-			compare(&w->cells[c - 1], &w->cells[c], &cm);
+			n++;
 			name = row_name(w);
-			if (to_stderr)
-				fprintf(stderr, "%s: gate: %s %s: %s [%s] is %.1f%% worse than in the parent %s (p %s, over the %g%% threshold)\n",
-					ci_prog, short_id(R.cols[c].key), R.cols[c].subject, name,
-					w->setup, worse, short_id(R.cols[c - 1].key), pval(cm.p),
-					gate_pct_of(w));
+			rule = gate_rule_text(w, &g);
+			if (!g.regression)
+				verdict = xasprintf("pass");
+			else if (!g.ack)
+				verdict = xasprintf("REGRESSION");
 			else
-				fprintf(f, "- %s %s: `%s` [%s] %.1f%% worse than the parent (p %s)\n",
+				verdict = xasprintf("accepted by %s:%u (up to %g%% worse): %s",
+						    R.ack_file, g.ack->line, g.ack->max_pct,
+						    g.ack->reason);
+			if (md) {
+				fprintf(f, "| %s ", short_id(R.cols[c].key));
+				md_escape(f, R.cols[c].subject);
+				fprintf(f, " | `%s` | ", name);
+				md_escape(f, w->setup);
+				fprintf(f, " | %s | %s | ", pct_str(g.cm.pct), rule);
+				md_escape(f, verdict);
+				fprintf(f, " |\n");
+			} else {
+				fprintf(f, "  %s %s: %s [%s]: %s vs parent: %s: %s\n",
 					short_id(R.cols[c].key), R.cols[c].subject, name, w->setup,
-					worse, pval(cm.p));
+					pct_str(g.cm.pct), rule, verdict);
+				if (g.regression)
+					fprintf(stderr, "%s: gate: %s %s: %s [%s] is %.1f%% %s %s (%s)%s%s\n",
+						ci_prog, short_id(R.cols[c].key),
+						R.cols[c].subject, name, w->setup, g.worse,
+						"worse than in the parent",
+						short_id(R.cols[c - 1].key), rule,
+						g.ack ? ": " : "", g.ack ? verdict : "");
+			}
+			if (g.ack)
+				g.ack->used = 1;
+			else if (g.regression)
+				bad++;
 			free(name);
-			bad++;
+			free(rule);
+			free(verdict);
 		}
 	}
+	if (!n)
+		fprintf(f, md ? "| - | nothing gated | | | | |\n" : "  nothing gated\n");
+	for (i = 0; i < R.nacks; i++) {
+		if (R.acks[i].used)
+			continue;
+		fprintf(f, "%s%s:%u: %s %s (up to %g%%): accepts no regression of this report\n",
+			md ? "\n- " : "  ", R.ack_file, R.acks[i].line, short_id(R.acks[i].commit),
+			R.acks[i].metric, R.acks[i].max_pct);
+	}
 	return bad;
+}
+
+/* the rules of the gate, in words */
+static void gate_rules(FILE *f)
+{
+	fprintf(f, "A gated row fails when its commit is worse than the parent:\n");
+	fprintf(f, "- tcg-icount rows (%s: %s): by more than %g%%, without a test;\n",
+		ICOUNT_NOTE, "exact, the same figures every boot", R.gate_pct_icount);
+	fprintf(f, "- other rows: by more than %g%% (TCG wall clock: %g%%) with p < %g %s;\n",
+		R.gate_pct, isnan(R.gate_pct_tcg) ? R.gate_pct : R.gate_pct_tcg, R.alpha,
+		"(Welch's t-test)");
+	fprintf(f, "- rows of constant samples (sd 0 on both sides): %s.\n",
+		"by more than their threshold, without a test");
+	fprintf(f, "A maintainer accepts a change that is right in %s %s.\n",
+		R.ack_file ? R.ack_file : "a --gate-ack file",
+		"(commit, metric, up to which change, why)");
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* two cells hold the same samples, in any order */
+static int same_cell(const struct cell *a, const struct cell *b)
+{
+	double *x, *y;
+	int same;
+
+	if (a->n != b->n)
+		return 0;
+	x = xrealloc(NULL, a->n * sizeof(*x));
+	y = xrealloc(NULL, b->n * sizeof(*y));
+	memcpy(x, a->x, a->n * sizeof(*x));
+	memcpy(y, b->x, b->n * sizeof(*y));
+	qsort(x, a->n, sizeof(*x), by_value);
+	qsort(y, b->n, sizeof(*y), by_value);
+	same = !memcmp(x, y, a->n * sizeof(*x));
+	free(x);
+	free(y);
+	return same;
+}
+
+/*
+ * --by-cpu: do the exact (icount) cells of a row, one per host CPU, hold
+ * the same samples?  The same kernel under the same QEMU should count the
+ * same instructions on any host.  -1: fewer than two to compare; else
+ * 1 (they agree) or 0, with the largest difference of the means in *pct.
+ */
+static int icount_agree(const struct row *w, double *pct)
+{
+	const struct cell *first = NULL;
+	size_t c, k = 0;
+	int agree = 1;
+
+	*pct = 0;
+	for (c = 0; c < R.ncols; c++) {
+		const struct cell *cl = &w->cells[c];
+
+		if (!cl->n || !cl->exact)
+			continue;
+		k++;
+		if (cl->runs_differ)
+			agree = 0;
+		if (!first) {
+			first = cl;
+			continue;
+		}
+		if (!same_cell(first, cl)) {
+			agree = 0;
+			*pct = fmax(*pct, fabs(ci_pct(first->s.mean, cl->s.mean)));
+		}
+	}
+	if (k < 2 && agree)
+		return -1;
+	return agree;
 }
 
 static void merge_md(FILE *f)
 {
 	size_t i, c, b;
+	int exact = any_exact();
 
 	fprintf(f, "| metric | commit | setup |");
 	for (c = 0; c < R.ncols; c++) {
@@ -958,8 +1410,10 @@ static void merge_md(FILE *f)
 		md_escape(f, R.cols[c].key);
 		fprintf(f, " (%s) |", R.cols[c].hosts);
 	}
+	if (exact)
+		fprintf(f, " tcg-icount on the hosts |");
 	fprintf(f, "\n|---|---|---|");
-	for (c = 0; c < R.ncols; c++)
+	for (c = 0; c < R.ncols + !!exact; c++)
 		fprintf(f, "---|");
 	fprintf(f, "\n");
 	for (i = 0; i < R.nrows; i++) {
@@ -987,15 +1441,35 @@ static void merge_md(FILE *f)
 			fprintf(f, " %s ± %s (n %zu)", num(s->mean), num(s->sd), s->n);
 			if (base && base != w && base->cells[c].n) {
 				compare(&base->cells[c], &w->cells[c], &cm);
-				fprintf(f, " %s %s", pct_str(cm.pct), mark(cm.p));
+				fprintf(f, " %s %s", pct_str(cm.pct), cmp_mark(&cm));
 			}
 			fprintf(f, " |");
+		}
+		if (exact) {
+			double pct;
+
+			switch (icount_agree(w, &pct)) {
+			case 1:
+				fprintf(f, " equal |");
+				break;
+			case 0:
+				fprintf(f, " **DIFFER** (means up to %.4f%% apart) |", pct);
+				break;
+			default:
+				fprintf(f, " - |");
+			}
 		}
 		fprintf(f, "\n");
 	}
 	fputs("\nColumns: accel and CPU model (hosts); cells: mean ± sd (n), and the change\n", f);
 	fputs("of the mean against the first commit of the metric on the same CPU\n", f);
 	fputs("(Welch's t-test: * p<0.05, ** p<0.01, *** p<0.001).\n", f);
+	if (exact) {
+		fputs("\ntcg-icount cells (" ICOUNT_NOTE "; e: exact, no test):\n", f);
+		fputs("the same kernel under the same QEMU should give the same samples on\n", f);
+		fputs("any host; the last column says whether the hosts agree exactly, and\n", f);
+		fputs("DIFFER where not.\n", f);
+	}
 }
 
 static void errors_out(FILE *f)
@@ -1036,11 +1510,12 @@ static void write_markdown(FILE *f, struct claim_result *cr, size_t ncr)
 	if (isnan(R.gate_pct)) {
 		fprintf(f, "No gate (no --gate-pct).\n\n");
 	} else {
-		fprintf(f, "Worse than the parent by more than %g%% (TCG: %g%%) with p < %g:\n\n",
-			R.gate_pct, isnan(R.gate_pct_tcg) ? R.gate_pct : R.gate_pct_tcg, R.alpha);
-		if (!gate_report(f, 0))
-			fprintf(f, "none.\n");
+		int bad;
+
+		gate_rules(f);
 		fprintf(f, "\n");
+		bad = gate_report(f, 1);
+		fprintf(f, "\nRegressions: %s.\n\n", bad ? "see REGRESSION above" : "none");
 	}
 	if (R.nerrors) {
 		fprintf(f, "## Error records\n\n");
@@ -1064,6 +1539,23 @@ static json_object *jnum(double x)
 	return isnan(x) || isinf(x) ? NULL : json_object_new_double(x);
 }
 
+/* KEY: the string S, or null */
+static void jstr(json_object *o, const char *key, const char *s)
+{
+	json_object_object_add(o, key, s ? json_object_new_string(s) : NULL);
+}
+
+static json_object *jack(const struct ack *a)
+{
+	json_object *k = json_object_new_object();
+
+	jstr(k, "file", R.ack_file);
+	json_object_object_add(k, "line", json_object_new_int(a->line));
+	json_object_object_add(k, "max_pct", jnum(a->max_pct));
+	jstr(k, "reason", a->reason);
+	return k;
+}
+
 static json_object *jcmp(const struct cell *a, const struct cell *b)
 {
 	json_object *o = json_object_new_object();
@@ -1074,7 +1566,8 @@ static json_object *jcmp(const struct cell *a, const struct cell *b)
 	json_object_object_add(o, "p", jnum(cm.p));
 	json_object_object_add(o, "t", jnum(cm.w.t));
 	json_object_object_add(o, "df", jnum(cm.w.df));
-	json_object_object_add(o, "mark", json_object_new_string(mark(cm.p)));
+	json_object_object_add(o, "mark", json_object_new_string(cmp_mark(&cm)));
+	jstr(o, "rule", rule_name(cm.rule));
 	return o;
 }
 
@@ -1090,6 +1583,7 @@ static int write_json(FILE *f, struct claim_result *cr, size_t ncr)
 	json_object_object_add(o, "gate_pct", jnum(R.gate_pct));
 	json_object_object_add(o, "gate_pct_tcg",
 			       jnum(isnan(R.gate_pct_tcg) ? R.gate_pct : R.gate_pct_tcg));
+	json_object_object_add(o, "gate_pct_icount", jnum(R.gate_pct_icount));
 	a = json_object_new_array();
 	for (c = 0; c < R.ncols; c++) {
 		json_object *e = json_object_new_object();
@@ -1112,12 +1606,14 @@ static int write_json(FILE *f, struct claim_result *cr, size_t ncr)
 		if (R.by_cpu)
 			json_object_object_add(e, "commit", w->commit ? json_object_new_string(w->commit) : NULL);
 		for (c = 0; c < R.ncols; c++) {
-			const struct ci_summary *s = &w->cells[c].s;
+			const struct cell *cl = &w->cells[c];
+			const struct ci_summary *s = &cl->s;
 			json_object *x, *ci;
-			double worse = regression(w, c);
+			struct gate g;
 
 			if (!s->n)
 				continue;
+			gate_decide(w, c, &g);
 			x = json_object_new_object();
 			json_object_object_add(x, "column", json_object_new_string(R.cols[c].key));
 			json_object_object_add(x, "n", json_object_new_int64(s->n));
@@ -1128,12 +1624,20 @@ static int write_json(FILE *f, struct claim_result *cr, size_t ncr)
 			json_object_array_add(ci, jnum(s->ci_lo));
 			json_object_array_add(ci, jnum(s->ci_hi));
 			json_object_object_add(x, "ci95", ci);
+			jstr(x, "clock", w->cells[c].exact ? "icount" : "wall");
 			if (c > 0 && !R.by_cpu) {
 				json_object_object_add(x, "vs_parent", jcmp(&w->cells[c - 1], &w->cells[c]));
 				json_object_object_add(x, "vs_base", jcmp(&w->cells[0], &w->cells[c]));
 			}
-			if (!isnan(worse))
-				json_object_object_add(x, "regression_pct", json_object_new_double(worse));
+			if (g.gated)
+				jstr(x, "gate_rule", rule_name(g.cm.rule));
+			if (g.regression)
+				json_object_object_add(x, "regression_pct", jnum(g.worse));
+			if (g.ack)
+				json_object_object_add(x, "accepted", jack(g.ack));
+			if (R.by_cpu && w->cells[c].exact)
+				json_object_object_add(x, "runs_differ",
+						       json_object_new_boolean(cl->runs_differ));
 			json_object_array_add(cells, x);
 		}
 		json_object_object_add(e, "cells", cells);
@@ -1223,7 +1727,7 @@ static void plot_rebinds(const char *dir, const struct row *w)
 	gp_terminals(g, base, 0);
 	fprintf(g, "set title \"");
 	gp_quote(g, name);
-	fprintf(g, ": distribution per commit\\n%s, CPU: ", accel_name(w->rec->accel));
+	fprintf(g, ": distribution per commit\\n%s, CPU: ", accel_name(w->rec));
 	cpu = cpu_name(w->rec);
 	gp_quote(g, cpu);
 	free(cpu);
@@ -1399,7 +1903,7 @@ static void plot_curves(const char *dir, const char *experiment, const char *met
 	}
 	gp_terminals(g, base, 0);
 	fprintf(g, "set title \"bench %s: median %s over %s\\n%s, CPU: ", experiment, metric,
-		xkey, accel_name(any->rec->accel));
+		xkey, accel_name(any->rec));
 	cpu = cpu_name(any->rec);
 	gp_quote(g, cpu);
 	free(cpu);
@@ -1479,7 +1983,7 @@ static void write_plots(const char *dir)
 
 static void usage_exit(void)
 {
-	fprintf(stderr, "%s: usage: ci-report [--commits FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-only GLOB]... [--alpha A] [--by-cpu] RECORDS...\n",
+	fprintf(stderr, "%s: usage: ci-report [--commits FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-only GLOB]... [--alpha A] [--by-cpu] RECORDS...\n",
 		ci_prog);
 	exit(2);
 }
@@ -1522,12 +2026,14 @@ int main(int argc, char **argv)
 		{ "plots", required_argument, NULL, 'p' },
 		{ "gate-pct", required_argument, NULL, 'g' },
 		{ "gate-pct-tcg", required_argument, NULL, 't' },
+		{ "gate-pct-icount", required_argument, NULL, 'i' },
+		{ "gate-ack", required_argument, NULL, 'k' },
 		{ "gate-only", required_argument, NULL, 'o' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "by-cpu", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *commits = NULL, *md = NULL, *js = NULL, *plots = NULL;
+	const char *commits = NULL, *md = NULL, *js = NULL, *plots = NULL, *acks = NULL;
 	struct ci_records rs = { 0 };
 	struct claim_result *cr = NULL;
 	size_t ncr = 0, c, i;
@@ -1556,6 +2062,12 @@ int main(int argc, char **argv)
 		case 't':
 			R.gate_pct_tcg = number_arg("--gate-pct-tcg", optarg);
 			break;
+		case 'i':
+			R.gate_pct_icount = number_arg("--gate-pct-icount", optarg);
+			break;
+		case 'k':
+			acks = optarg;
+			break;
 		case 'a':
 			R.alpha = number_arg("--alpha", optarg);
 			break;
@@ -1577,6 +2089,8 @@ int main(int argc, char **argv)
 			exit(1);
 	if (commits && !R.by_cpu)
 		load_commits(commits);
+	if (acks)
+		load_acks(acks);
 	build_rows(&rs, !!commits);
 	if (!R.nrows)
 		die("records: no samples in the records given (%zu records)", rs.n);
@@ -1589,12 +2103,25 @@ int main(int argc, char **argv)
 		for (i = 0; i < ncr; i++)
 			printf("  %-12s claimed %-28s reproduced %s: %s\n", cr[i].id, cr[i].claimed,
 			       cr[i].reproduced, cr[i].verdict);
+		if (any_exact()) {
+			printf("  (tcg-icount: %s.)\n  ", ICOUNT_NOTE);
+			wrap(stdout, ICOUNT_CAVEAT, "  ");
+		}
 		if (R.nerrors) {
 			printf("Error records:\n");
 			errors_out(stdout);
 		}
 	} else {
+		size_t differ = 0;
+		double pct;
+
 		merge_md(stdout);
+		for (i = 0; i < R.nrows; i++)
+			differ += icount_agree(&R.rows[i], &pct) == 0;
+		if (differ)
+			fprintf(stderr, "%s: merge: %zu tcg-icount row(s) %s: %s\n", ci_prog, differ,
+				"whose hosts do not agree exactly (DIFFER in the table)",
+				"the same kernel should count the same instructions on any host under the same QEMU");
 	}
 	if (md) {
 		f = open_file(md);
@@ -1610,10 +2137,11 @@ int main(int argc, char **argv)
 	if (plots)
 		write_plots(plots);
 	if (!isnan(R.gate_pct) && !R.by_cpu) {
-		bad = gate_report(stdout, 1);
+		printf("Regression gate:\n");
+		bad = gate_report(stdout, 0);
 		if (bad)
-			fprintf(stderr, "%s: gate: %d regression(s) over %g%% with p < %g\n",
-				ci_prog, bad, R.gate_pct, R.alpha);
+			fprintf(stderr, "%s: gate: %d regression(s) (%s)\n", ci_prog, bad,
+				"the rules and every decision are in the report; a change that is right is accepted in a --gate-ack file, never by a higher threshold");
 	}
 	for (i = 0; i < R.nrows; i++) {
 		for (c = 0; c < R.ncols; c++)
@@ -1630,6 +2158,12 @@ int main(int argc, char **argv)
 	free(R.cols);
 	free(R.errors);
 	free(R.gate_only);
+	for (i = 0; i < R.nacks; i++) {
+		free(R.acks[i].commit);
+		free(R.acks[i].metric);
+		free(R.acks[i].reason);
+	}
+	free(R.acks);
 	for (i = 0; i < ncr; i++) {
 		free(cr[i].claimed);
 		free(cr[i].reproduced);

@@ -2,11 +2,13 @@
 # make merge: the records of two hosts with different CPUs become one
 # table with a column per CPU model; the joined records are kept.  Guest
 # records under TCG carry QEMU's CPU model, the same on every host: their
-# host_cpu keeps two hosts' TCG runs in two columns.
+# host_cpu keeps two hosts' TCG runs in two columns.  icount runs are exact:
+# the same kernel should count the same instructions on any host, and the
+# merge says whether the hosts agree exactly, and flags the rows where not.
 . "$(dirname "$0")/lib.sh"
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
-plan 3
+plan 4
 B=1111111111111111111111111111111111111111
 H=3333333333333333333333333333333333333333
 
@@ -39,6 +41,25 @@ test_expect_success 'TCG runs of two hosts: a column per host CPU, named guest o
 	MERGE_OUT=$SCRATCH/t sh "$TOP/ci/merge.sh" t1.jsonl t2.jsonl &&
 	cat t/merge.md &&
 	grep -q "| tcg, QEMU TCG CPU version 2.5+ on AMD EPYC 7763 (vm) | tcg, QEMU TCG CPU version 2.5+ on Intel Xeon 6338 (vm) |" t/merge.md
+'
+
+# icount_host SAMPLE HOST_CPU [COMMIT]: an exact (icount) bench-vm record
+icount_host() {
+	sh "$REC" bench-vm nd_pmem/rebind memmap_init_ms ms "${3:-$B}" tcg "QEMU TCG CPU version 2.5+" vm "{}" \
+		$(seq 5 | sed "s/.*/$1/") |
+		sed "s/,\"host\":/,\"host_cpu\":{\"model_name\":\"$2\"},\"host\":/; s/\"accel\":\"tcg\"/\"accel\":\"tcg\",\"clock\":\"icount\"/"
+}
+
+test_expect_success 'icount runs of two hosts: equal where they agree exactly, DIFFER (flagged) where not' '
+	icount_host 1115 "AMD EPYC 7763" >i1.jsonl && icount_host 1115 "Intel Xeon 6338" >i2.jsonl &&
+	icount_host 856 "AMD EPYC 7763" $H >>i1.jsonl && icount_host 857 "Intel Xeon 6338" $H >>i2.jsonl &&
+	MERGE_OUT=$SCRATCH/i sh "$TOP/ci/merge.sh" i1.jsonl i2.jsonl 2>err && cat err i/merge.md &&
+	grep -q "| tcg-icount, QEMU TCG CPU version 2.5+ on AMD EPYC 7763 (vm) | tcg-icount, QEMU TCG CPU version 2.5+ on Intel Xeon 6338 (vm) | tcg-icount on the hosts |" i/merge.md &&
+	grep -q "^| bench-vm.nd_pmem/rebind.memmap_init_ms (ms) | 111111111111 | .* 1115.00 ± 0.00 (n 5) | equal |$" i/merge.md &&
+	grep -q "^| bench-vm.nd_pmem/rebind.memmap_init_ms (ms) | 333333333333 | .* 857.00 ± 0.00 (n 5) -23.1% e | \*\*DIFFER\*\* (means up to 0.1168% apart) |$" i/merge.md &&
+	grep -q "emulated instructions at 1 ns each, not hardware time" i/merge.md &&
+	grep -q "merge: 1 tcg-icount row(s) whose hosts do not agree exactly" err &&
+	python3 -c "import json; r = json.load(open(\"i/merge.json\")); assert all(c[\"clock\"] == \"icount\" for w in r[\"rows\"] for c in w[\"cells\"])"
 '
 
 test_expect_success 'a missing input is named; no input is a usage error' '
