@@ -64,7 +64,7 @@ for spec in $COMMITS; do
 	sh "$TOP/bench/gen.sh" "$spec" "$dir"
 	progress "$label" "selftest: every variant against memcpy()"
 	"$BENCH" --variants "$dir/variants.so" --selftest --cases 2000 >"$dir/selftest.log" ||
-		die "selftest: a variant of $label does not copy like memcpy() ($(grep FAIL "$dir/selftest.log" | head -n 1)): no figures for it"
+		die_rc $? "selftest: a variant of $label does not copy like memcpy() ($(grep FAIL "$dir/selftest.log" | head -n 1)): no figures for it"
 	progress "$label" "experiments (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
 	{
 		echo "### commit $label, kernel $(cat "$dir/kernel"), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -78,6 +78,7 @@ for spec in $COMMITS; do
 		# no pipefail in POSIX sh: the status goes around tee
 		echo "$rc" >"$dir/rc"
 	} | tee -a "$TABLES"
-	[ "$(cat "$dir/rc")" = 0 ] || die "experiments: copy-bench failed on $label (exit $(cat "$dir/rc")); partial records kept in $RECORDS"
+	rc=$(cat "$dir/rc")
+	[ "$rc" = 0 ] || die_rc "$rc" "experiments: copy-bench failed on $label (exit $rc); partial records kept in $RECORDS"
 done
 progress "done" "records: $RECORDS, tables: $TABLES"

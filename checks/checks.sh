@@ -369,7 +369,7 @@ for c in $commits; do
 			"$short" >"$d/verdict"
 		printf 'verdict\tverdict\tpass\t1\tverdict=pass\treasons=%s\n' \
 			"skipped: no parent (the pinned kernel)" | "$BIN/checks-record" "$c" >"$d/records.jsonl" ||
-			die "records: checks-record failed for $short"
+			die_rc $? "records: checks-record failed for $short"
 		printf '%-12s %-7s %5s %5s  %s\n' "$short" pass 0 0 "$subj" >>"$CDIR/summary.txt.tmp"
 		continue
 	fi
@@ -398,7 +398,7 @@ for c in $commits; do
 		changelog)
 			rc=0
 			"$BIN/changelog-lint" "$d/patch.mbox" >"$d/$name.log" 2>&1 || rc=$?
-			[ $rc -le 1 ] || die "changelog: changelog-lint failed (exit $rc)"
+			[ $rc -le 1 ] || die_rc $rc "changelog: changelog-lint failed (exit $rc): see $d/$name.log"
 			sed -nE 's|^[^:]*:[0-9]+: ([a-z-]+: .*)$|patch: \1|p' "$d/$name.log" >"$d/$name.txt"
 			;;
 		sparse)
@@ -484,7 +484,7 @@ EOF
 		"$([ "$v" = pass ] && echo 1 || echo 0)" "$v" \
 		"$(tail -n +2 "$d/verdict" | paste -sd';' -)" >>"$d/records.tsv"
 	"$BIN/checks-record" "$c" <"$d/records.tsv" >"$d/records.jsonl" ||
-		die "records: checks-record failed for $short"
+		die_rc $? "records: checks-record failed for $short"
 	progress "check $i/$n" "$short: $v ($nnew new finding(s), $errs error(s))"
 	printf '%-12s %-7s %5s %5s  %s\n' "$short" "$v" "$nnew" "$errs" "$subj" >>"$CDIR/summary.txt.tmp"
 done

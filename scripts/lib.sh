@@ -38,6 +38,17 @@ die() {
 	exit 1
 }
 
+# die_rc RC MSG...: die, but with the status of the tool that failed when
+# it was more than a plain failure (a crash, a sanitizer's 86), so that the
+# caller sees what the tool said, not a flattened 1
+die_rc() {
+	rc=$1
+	shift
+	printf '%s: %s\n' "$PROG" "$*" >&2
+	[ "$rc" -gt 1 ] 2>/dev/null || rc=1
+	exit "$rc"
+}
+
 usage_die() {
 	printf '%s: usage: %s\n' "$PROG" "$*" >&2
 	exit 2

@@ -19,7 +19,7 @@ done
 command -v sparse >/dev/null && command -v spatch >/dev/null || bail "sparse and spatch are needed: run 'make deps'"
 KUNIT=0 COCCI_SET=ours
 export KUNIT COCCI_SET
-plan 4
+plan 5
 
 # commit_edit PARENT MSG FILE SED [FILE SED]...: a commit on PARENT whose
 # FILEs are edited by SEDs, made without touching any ref or worktree
@@ -82,6 +82,20 @@ test_expect_success 'the real series: patch 5 adds no sparse finding in mm/mm_in
 	[ ! -s "$OUT/checks/$c5/sparse.new" ] &&
 	grep -q "^# $c5 mm/mm_init.o" "$OUT/checks/$c5/sparse.log"
 '
+# gcc takes a GNU C nested function, clang refuses it: only the clang check
+# can find this one
+test_expect_success 'clang: a commit only clang rejects (a nested function) fails the clang check' '
+	bad=$(commit_edit "$HEAD" "mm/mm_init: a nested function
+
+Signed-off-by: t <t@example.org>" \
+		mm/mm_init.c "s/^void __init mm_core_init(void)\$/static int xcs_outer(int x) { int xcs_inner(int y) { return y + 1; } return xcs_inner(x); }\n&/") &&
+	CHECKS_ONLY=clang expect_fail $CHECKS "$bad" &&
+	d=$OUT/checks/$bad && cat "$d/findings.tsv" &&
+	grep -q "^clang	new	error	mm/mm_init.c: error: function definition is not allowed here" "$d/findings.tsv" &&
+	[ "$(head -n 1 "$d/verdict")" = fail ] &&
+	grep -q "touched objects only" "$d/clang.log" && grep -q "mm_init.c:[0-9]*:[0-9]*: error: function definition is not allowed here" "$d/clang.log"
+'
+
 test_expect_success 'out/checks deleted: the next run recreates its worktree' '
 	rm -rf "$OUT/checks" &&
 	CHECKS_ONLY=changelog $CHECKS "$HEAD" 2>err && cat err &&
