@@ -13,7 +13,8 @@
 # with the same subject.  The cover letter keeps
 # its text, gets the new numbering and the base-commit trailer; the
 # upstream entries of patches/series are kept as they are.  `make apply`
-# of the export gives the same commits (tests/t0070-export.t).
+# of the export gives the same commits (tests/t0070-export.t).  Nothing of
+# $DEST changes until the whole export is written next to it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -21,8 +22,10 @@ PATCHES=${PATCHES:-$TOP/patches}
 DEST=${PATCHES_OUT:-$PATCHES}
 VERSION=${VERSION:-1}
 case "$VERSION" in
-''|*[!0-9]*|0) usage_die "VERSION must be a positive number, not '$VERSION'" ;;
+''|*[!0-9]*|0*) usage_die "VERSION must be a positive number (1, 2, ...), not '$VERSION'" ;;
 esac
+[ ! -e "$DEST" ] || [ -d "$DEST" ] ||
+	usage_die "PATCHES_OUT='$DEST' is not a directory"
 if [ "$VERSION" = 1 ]; then prefix=PATCH; else prefix="PATCH v$VERSION"; fi
 
 base=$(base_commit)
@@ -39,12 +42,17 @@ msgid() {
 }
 cover_id=$(msgid 0)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-export.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-export.XXXXXX") ||
+	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+stage=
+trap 'rm -rf "$tmp" ${stage:+"$stage"}' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 progress export "format-patch $n commits, [$prefix k/$n]"
 kgit format-patch -q --zero-commit --no-signature --numbered --suffix=.mbox \
-	--subject-prefix="$prefix" -o "$tmp/gen" "$base..$head"
+	--subject-prefix="$prefix" -o "$tmp/gen" "$base..$head" ||
+	die "format-patch: could not write the patches into $tmp/gen (disk full? see above); $DEST is unchanged"
 
 # add_headers FILE ID: Message-Id, In-Reply-To and References at the end
 # of FILE's header block, whose folded lines (format-patch folds long
@@ -87,11 +95,12 @@ for f in "$tmp"/gen/*.mbox; do
 	link=$(kgit log -1 --format=%B "$c" |
 		sed -n 's|^Link: https://lore.kernel.org/r/\(.*\)$|<\1>|p' | head -n 1)
 	if [ "$author" != "$PIN_IDENT_EMAIL" ] && [ -n "$link" ]; then
-		add_headers "$f" "$link"
+		id=$link
 	else
-		add_headers "$f" "$(msgid $k)"
+		id=$(msgid $k)
 	fi
-	keep_notes "$f"
+	add_headers "$f" "$id" && keep_notes "$f" ||
+		die "write: could not rewrite $f (disk full?); $DEST is unchanged"
 done
 
 # The cover letter: same text, new numbering, Message-Id and base-commit.
@@ -102,8 +111,10 @@ awk -v subj="[$prefix 0/$n]" -v id="$cover_id" -v base="$base" '
 	hdr == 0 && /^$/ { hdr = 1 }
 	/^base-commit: / { print "base-commit: " base; seen = 1; next }
 	{ print }
-	END { if (!seen) exit 3 }' "$PATCHES/0000-cover-letter.mbox" >"$tmp/cover.mbox" ||
-	die "cover: $PATCHES/0000-cover-letter.mbox has no 'base-commit:' line"
+	END { if (!seen) exit 3 }' "$PATCHES/0000-cover-letter.mbox" >"$tmp/cover.mbox" || {
+	[ $? = 3 ] && die "cover: $PATCHES/0000-cover-letter.mbox has no 'base-commit:' line"
+	die "write: could not write $tmp/cover.mbox (disk full?); $DEST is unchanged"
+}
 
 {
 	sed -n '/^#/p' "$PATCHES/series"
@@ -112,19 +123,32 @@ awk -v subj="[$prefix 0/$n]" -v id="$cover_id" -v base="$base" '
 		printf '%s applied\n' "$(basename "$f")"
 	done
 	grep -E '^[^#[:space:]]+[[:space:]]+upstream[[:space:]]' "$PATCHES/series" || true
-} >"$tmp/series"
+} >"$tmp/series" || die "write: could not write $tmp/series (disk full?); $DEST is unchanged"
 
-# Replace the old cover and applied files only now that all is written.
-mkdir -p "$DEST"
+# Everything is copied next to $DEST first (the same file system), then
+# renamed into place: a full disk fails before a file of $DEST changes.
+mkdir -p "$DEST" || die "write: cannot create '$DEST'"
+stage=$(mktemp -d "$DEST/.export.XXXXXX") || die "write: cannot create a directory in '$DEST'"
+cp "$tmp/cover.mbox" "$stage/0000-cover-letter.mbox" && cp "$tmp"/gen/*.mbox "$stage/" &&
+	cp "$tmp/series" "$stage/series" ||
+	die "write: could not copy the export into '$stage' (disk full?); $DEST is unchanged"
+if [ "$DEST" != "$PATCHES" ] && [ -d "$PATCHES/upstream" ]; then
+	mkdir -p "$stage/upstream" && cp -r "$PATCHES/upstream/." "$stage/upstream/" ||
+		die "write: could not copy $PATCHES/upstream into '$stage' (disk full?); $DEST is unchanged"
+fi
 if [ -r "$DEST/series" ]; then
 	awk '!/^#/ && ($2 == "cover" || $2 == "applied") { print $1 }' "$DEST/series" |
-	while read -r old; do rm -f "$DEST/$old"; done
+	while read -r old; do
+		[ -e "$stage/$old" ] || rm -f "$DEST/$old"
+	done
 fi
-if [ "$DEST" != "$PATCHES" ]; then
+if [ -d "$stage/upstream" ]; then
 	mkdir -p "$DEST/upstream"
-	cp -r "$PATCHES/upstream/." "$DEST/upstream/" 2>/dev/null || true
+	for f in "$stage"/upstream/*; do
+		[ ! -e "$f" ] || mv -f "$f" "$DEST/upstream/"
+	done
 fi
-cp "$tmp/cover.mbox" "$DEST/0000-cover-letter.mbox"
-cp "$tmp"/gen/*.mbox "$DEST/"
-cp "$tmp/series" "$DEST/series"
+for f in "$stage"/*.mbox "$stage/series"; do
+	mv -f "$f" "$DEST/"
+done
 progress export "wrote $((n + 1)) mails and series to $DEST"

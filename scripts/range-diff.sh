@@ -9,10 +9,12 @@
 #
 # The previous patches/ is applied on the base its cover letter names
 # (base-commit:) to refs/x86-copy-series/prev; the current series must be
-# applied ('make apply').
+# applied ('make apply').  An unknown PREV, or one without patches/series,
+# is refused before anything is written.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+worktree_check
 head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
 	die "series: $REF_NS/series is not set: run 'make apply' first"
 base=$(base_commit)
@@ -29,11 +31,15 @@ fi
 prev_rev=$(git -C "$TOP" rev-parse -q --verify "$PREV^{commit}") ||
 	die "prev: '$PREV' is not a commit of $TOP"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-range-diff.XXXXXX")
-trap 'rm -rf "$tmp"; wgit checkout -q --detach "$head" 2>/dev/null || true' EXIT INT TERM
-git -C "$TOP" archive "$prev_rev" patches | tar -x -C "$tmp" 2>/dev/null ||
-	die "prev: $PREV ($prev_rev) has no patches/: name a version with PREV=<rev>"
-[ -r "$tmp/patches/series" ] || die "prev: $PREV has no patches/series"
+git -C "$TOP" cat-file -e "$prev_rev:patches/series" 2>/dev/null ||
+	die "prev: $PREV ($prev_rev) has no patches/series: name a version with PREV=<rev>"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-range-diff.XXXXXX") ||
+	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+trap 'rm -rf "$tmp"; wgit checkout -q --detach "$head" 2>/dev/null || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+git -C "$TOP" archive "$prev_rev" patches | tar -x -C "$tmp" ||
+	die "prev: cannot extract the patches/ of $PREV into $tmp (disk full?)"
 prev_base=$(sed -n 's/^base-commit: \([0-9a-f]\{40\}\)$/\1/p' "$tmp/patches/0000-cover-letter.mbox" 2>/dev/null | head -n 1)
 [ -n "$prev_base" ] || prev_base=$base
 kgit rev-parse -q --verify "$prev_base^{commit}" >/dev/null ||

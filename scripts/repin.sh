@@ -16,8 +16,9 @@
 #   conflict                     with the file and hunk that fail
 # Only when no patch conflicts are the base and series refs moved (and, for
 # TO_DEBIAN, scripts/pin.conf and the kernel-tree gitlink rewritten for you
-# to commit).  A failed re-pin leaves the pin, the refs and the worktree as
-# they were.
+# to commit).  A failed or interrupted re-pin leaves the pin, the refs and
+# the worktree as they were; TO and TO_DEBIAN together, or a TO_DEBIAN
+# that is no Debian version, are refused before anything is done.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -25,17 +26,29 @@ PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
 work=$OUT/repin
 
-[ -e "$WORKTREE/.git" ] || die "worktree: $WORKTREE is missing: run 'make kernel-tree' first"
+# the options, before anything is read or written
+[ -z "${TO:-}" ] || [ -z "${TO_DEBIAN:-}" ] ||
+	usage_die "TO='$TO' and TO_DEBIAN='$TO_DEBIAN': give one of them"
+if [ -n "${TO_DEBIAN:-}" ]; then
+	[ -z "${KERNEL_TREE:-}" ] ||
+		usage_die "TO_DEBIAN imports into kernel-tree; with KERNEL_TREE use TO=<rev>"
+	# a Debian version: [epoch:]upstream[-revision]
+	printf '%s\n' "$TO_DEBIAN" | grep -Eqx '([0-9]+:)?[0-9][A-Za-z0-9.+~-]*' ||
+		usage_die "TO_DEBIAN='$TO_DEBIAN' is not a Debian version (as 6.12.115-2~deb12u1; apt-cache policy $PIN_PACKAGE lists them)"
+fi
+[ -n "${TO:-}${TO_DEBIAN:-}" ] || usage_die "TO=<rev> or TO_DEBIAN=<version> make repin"
+
+worktree_check
+am_clean_stale
 old_base=$(base_commit)
 old_head=$(kgit rev-parse -q --verify "$REF_NS/series" || echo "$old_base")
 list=$("$SERIES_CHECK" "$PATCHES/series") || exit 1
 rm -rf "$work"
-mkdir -p "$work"
+mkdir -p "$work" || die "work: cannot create '$work'"
 
 # import_debian VERSION: fetch and import another linux-source-6.12
 import_debian() {
 	v=$1
-	[ -z "${KERNEL_TREE:-}" ] || die "usage: TO_DEBIAN imports into kernel-tree; with KERNEL_TREE use TO=<rev>"
 	tag=debian/$(printf %s "$v" | tr '~:' '_.')
 	if kgit rev-parse -q --verify "$tag^{commit}" >/dev/null; then
 		echo "$tag"
@@ -59,23 +72,33 @@ import_debian() {
 if [ -n "${TO_DEBIAN:-}" ]; then
 	TO=$(import_debian "$TO_DEBIAN") || exit 1
 fi
-[ -n "${TO:-}" ] || usage_die "TO=<rev> or TO_DEBIAN=<version> make repin"
 new_base=$(kgit rev-parse -q --verify "$TO^{commit}") ||
 	die "base: '$TO' is not a commit in $(kernel_repo)"
 
 [ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 	die "worktree: $WORKTREE has local changes: commit or discard them first"
+# on any exit before the refs move (a conflict, a signal, an error): end
+# the am, restore the files of the patch it was in, back to the old head
 restore() {
-	wgit am --abort >/dev/null 2>&1 || true
+	gd=$(wgit rev-parse --absolute-git-dir)
+	[ ! -f "$gd/rebase-apply/patch" ] || am_restore "$gd/rebase-apply/patch"
+	wgit am --abort >/dev/null 2>&1 || wgit am --quit >/dev/null 2>&1 || true
 	wgit checkout -q -f --detach "$old_head"
+	rm -f "$(am_marker)" "$TOP/scripts/pin.conf.new"
 }
-trap restore EXIT INT TERM
-wgit checkout -q --detach "$new_base"
 committer_env
+printf 'repin onto %s, pid %s\n' "$new_base" "$$" >"$(am_marker)" ||
+	die "worktree: cannot write '$(am_marker)' (disk full?); nothing changed"
+trap restore EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+wgit checkout -q --detach "$new_base"
 
 progress repin "$(printf %.12s "$old_base") -> $(printf %.12s "$new_base") ($TO)"
 conflicts=0
-printf '%-16s %s\n' status patch >"$work/status"
+printf '%-16s %s\n' status patch >"$work/status" ||
+	die "work: cannot write '$work/status' (disk full?)"
 for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); do
 	p=$PATCHES/$f
 	detail=""
@@ -102,7 +125,8 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 			/can.t find file/ { printf "missing file; " }')
 		conflicts=$((conflicts + 1))
 	fi
-	printf '%-16s %s %s\n' "$status" "$f" "$detail" >>"$work/status"
+	printf '%-16s %s %s\n' "$status" "$f" "$detail" >>"$work/status" ||
+		die "work: cannot write '$work/status' (disk full?)"
 	case $status in
 	applies|applies-offset)
 		wgit am -q "$p" >/dev/null 2>&1 || { wgit am --abort; die "git am: git am of $f failed after patch said it applies"; } ;;
@@ -119,16 +143,27 @@ if [ "$conflicts" -gt 0 ]; then
 	die "conflict: $conflicts patch(es) conflict on $TO: the pin, the refs and the worktree are unchanged (status: $work/status)"
 fi
 new_head=$(wgit rev-parse HEAD)
-trap - EXIT INT TERM
+# the new pin.conf is written in full before any ref moves: a full disk
+# fails here, with nothing changed
+if [ -f "$work/pin.new" ]; then
+	cp "$TOP/scripts/pin.conf" "$TOP/scripts/pin.conf.new" ||
+		die "pin: cannot write '$TOP/scripts/pin.conf.new' (disk full?); nothing changed"
+	while IFS='=' read -r k v; do
+		sed -i "s|^$k=.*|$k='$v'|" "$TOP/scripts/pin.conf.new" ||
+			die "pin: cannot write '$TOP/scripts/pin.conf.new' (disk full?); nothing changed"
+	done <"$work/pin.new"
+	kver=$(make -s -C "$WORKTREE" kernelversion 2>/dev/null || true)
+	[ -z "$kver" ] || sed -i "s|^PIN_KVER=.*|PIN_KVER=$kver|" "$TOP/scripts/pin.conf.new" ||
+		die "pin: cannot write '$TOP/scripts/pin.conf.new' (disk full?); nothing changed"
+fi
+trap - EXIT INT TERM HUP
+rm -f "$(am_marker)"
 kgit update-ref "$REF_NS/base" "$new_base"
 kgit update-ref "$REF_NS/series" "$new_head"
 if [ -f "$work/pin.new" ]; then
-	while IFS='=' read -r k v; do
-		sed -i "s|^$k=.*|$k='$v'|" "$TOP/scripts/pin.conf"
-	done <"$work/pin.new"
-	kver=$(make -s -C "$WORKTREE" kernelversion 2>/dev/null || true)
-	[ -z "$kver" ] || sed -i "s|^PIN_KVER=.*|PIN_KVER=$kver|" "$TOP/scripts/pin.conf"
-	git -C "$TOP" update-index --add --cacheinfo "160000,$new_base,kernel-tree"
+	mv -f "$TOP/scripts/pin.conf.new" "$TOP/scripts/pin.conf"
+	git -C "$TOP" update-index --add --cacheinfo "160000,$new_base,kernel-tree" ||
+		die "pin: the refs and scripts/pin.conf name $TO, but the kernel-tree gitlink could not be set: run 'git -C $TOP update-index --add --cacheinfo 160000,$new_base,kernel-tree'"
 	progress repin "scripts/pin.conf and the kernel-tree gitlink now name $TO: review and commit them, then 'make export'"
 fi
 progress repin "series re-pinned: base $(printf %.12s "$new_base"), head $(printf %.12s "$new_head")"

@@ -3,12 +3,18 @@
 #
 # To and Cc per patch come from the pinned tree's get_maintainer.pl (the
 # worktree's MAINTAINERS); the cover letter goes to everyone any patch
-# goes to.  FROM=<you> sets the sender (default: git config user.email).
+# goes to.  FROM=<you> sets the sender (default: git config user.email):
+# one address, or it is refused.  SEND is 1 or 0; anything else is refused.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
+case ${SEND:-} in
+''|0|1) ;;
+*) usage_die "SEND=1 sends, SEND=0 (or unset) is a dry run; not '$SEND'" ;;
+esac
+worktree_check
 [ -e "$WORKTREE/scripts/get_maintainer.pl" ] ||
 	die "get_maintainer: $WORKTREE/scripts/get_maintainer.pl is missing: run 'make kernel-tree' first"
 [ -x "$(git --exec-path)/git-send-email" ] ||
@@ -16,14 +22,23 @@ SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
 list=$("$SERIES_CHECK" "$PATCHES/series") || exit 1
 from=${FROM:-$(git -C "$TOP" config user.email || true)}
 [ -n "$from" ] || die "from: no sender: set FROM='Name <you@example.org>'"
+# one address: "Name <you@example.org>" or "you@example.org"
+printf '%s\n' "$from" | grep -Eqx '([^<>@]*<[^<>@ ]+@[^<>@ ]+>|[^<>@ ]+@[^<>@ ]+)' ||
+	usage_die "FROM='$from' is not one address: FROM='Name <you@example.org>'"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-send.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-send.XXXXXX") ||
+	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 files=""
+: >"$tmp/to" && : >"$tmp/cc" || die "tmp: cannot write in $tmp"
+# a patch whose recipients cannot be found is not sent to nobody
 for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); do
 	files="$files $PATCHES/$f"
-	sh "$TOP/scripts/get-maintainer.sh" to "$PATCHES/$f" >>"$tmp/to" || true
-	sh "$TOP/scripts/get-maintainer.sh" cc "$PATCHES/$f" >>"$tmp/cc" || true
+	sh "$TOP/scripts/get-maintainer.sh" to "$PATCHES/$f" >>"$tmp/to" &&
+		sh "$TOP/scripts/get-maintainer.sh" cc "$PATCHES/$f" >>"$tmp/cc" ||
+		die "get_maintainer: no recipients for $f (see above, or is $tmp full?); nothing sent"
 done
 # The cover letter: the union of all patches' recipients.
 cover=$(printf '%s\n' "$list" | awk -F'\t' '$1 == "cover" { print $2 }')
@@ -31,7 +46,8 @@ if [ -n "$cover" ]; then
 	to=$(sort -u "$tmp/to" | paste -sd, - | sed 's/,/, /g')
 	cc=$(sort -u "$tmp/cc" | paste -sd, - | sed 's/,/, /g')
 	awk -v to="$to" -v cc="$cc" '!done && /^$/ { if (to != "") print "To: " to; if (cc != "") print "Cc: " cc; done = 1 } { print }' \
-		"$PATCHES/$cover" >"$tmp/$cover"
+		"$PATCHES/$cover" >"$tmp/$cover" ||
+		die "cover: could not write $tmp/$cover (disk full?); nothing sent"
 	files="$tmp/$cover$files"
 fi
 

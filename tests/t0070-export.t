@@ -1,11 +1,12 @@
 #!/bin/sh
 # make export: patches/ regenerated from the series commits; applying the
 # export gives identical commits (round trip); the committed patches/ is
-# what export writes (a fixpoint); VERSION=N numbers [PATCH vN k/N].
+# what export writes (a fixpoint); VERSION=N numbers [PATCH vN k/N]; bad
+# options and a failed write leave the destination as it was.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 3
+plan 5
 
 test_expect_success 'export, then apply the export: the same commit ids' '
 	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" &&
@@ -30,5 +31,23 @@ test_expect_success 'VERSION=2: [PATCH v2 k/N], stable v2 Message-Ids, carried p
 	grep -q "^Message-Id: <20261013100442.2658311-1-usama.arif@linux.dev>" p/*REP-MOVSB*.mbox &&
 	grep -q "^In-Reply-To: <x86-copy-series-v2-0@example.org>" p/*REP-MOVSB*.mbox &&
 	grep -q "^base-commit: $(git -C "$WORKTREE" rev-parse "$REF_NS/base")" p/0000-cover-letter.mbox
+'
+test_expect_success 'VERSION that is no positive number, PATCHES_OUT that is a file: refused' '
+	for v in 0 01 x 2a ""; do
+		rc=0; VERSION=$v PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" 2>err || rc=$?
+		[ -z "$v" ] && { [ $rc = 0 ] || exit 1; rm -rf p; continue; }
+		cat err; [ $rc = 2 ] && grep -q "VERSION must be a positive number" err && [ ! -e p ] || exit 1
+	done &&
+	echo keep >file && rc=0 && PATCHES_OUT=$SCRATCH/file sh "$TOP/scripts/export.sh" 2>err || rc=$?;
+	cat err; [ $rc = 2 ] && grep -q "PATCHES_OUT=.*file. is not a directory" err && [ "$(cat file)" = keep ]
+'
+
+test_expect_success 'a copy that fails half-way leaves PATCHES_OUT as it was' '
+	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" && cp -r p p0 && mkdir bin &&
+	printf "#!/bin/sh\ncase \"\$*\" in */gen/*) echo \"cp: error writing: No space left on device (simulated)\" >&2; exit 1 ;; esac\nexec /bin/cp \"\$@\"\n" >bin/cp &&
+	chmod +x bin/cp &&
+	VERSION=2 PATH=$SCRATCH/bin:$PATH PATCHES_OUT=$SCRATCH/p expect_fail sh "$TOP/scripts/export.sh" &&
+	grep_err "export: write: could not copy the export into .* is unchanged" &&
+	diff -r p0 p && [ -z "$(ls -A p | grep "^\.export")" ]
 '
 done_testing

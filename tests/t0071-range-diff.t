@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 2
+plan 3
 
 test_expect_success 'a changed changelog shows as a modified commit, the rest as equal' '
 	cp -r "$TOP/patches" p &&
@@ -21,5 +21,14 @@ test_expect_success 'a changed changelog shows as a modified commit, the rest as
 test_expect_success 'an unknown PREV is a clear error' '
 	PREV=no-such-rev expect_fail sh "$TOP/scripts/range-diff.sh" &&
 	grep_err "prev: .no-such-rev. is not a commit"
+'
+test_expect_success 'a PREV without patches/series is a clear error, nothing applied' '
+	root=$(git -C "$TOP" rev-list --max-parents=0 HEAD | tail -n 1) &&
+	! git -C "$TOP" cat-file -e "$root:patches/series" 2>/dev/null &&
+	before=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/prev" || echo none) &&
+	PREV=$root expect_fail sh "$TOP/scripts/range-diff.sh" &&
+	grep_err "prev: $root \($root\) has no patches/series" &&
+	[ "$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/prev" || echo none)" = "$before" ] &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ]
 '
 done_testing

@@ -9,7 +9,7 @@
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-plan 3
+plan 5
 
 # new_kernel SED-FOR-MEMCPY: a "newer kernel": the base with memcpy_64.S
 # edited by SED and the first patch of the series already in it
@@ -56,5 +56,42 @@ test_expect_success 'TO_DEBIAN: an unknown version fails at the download; nothin
 	[ "$(git -C "$TOP" ls-files -s kernel-tree)" = "$link" ] &&
 	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/base")" = "$BASE" ] &&
 	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/series")" = "$HEAD" ]
+'
+# nothing moved: the refs, the worktree (clean, at the series head), the pin
+repin_unchanged() {
+	gd=$(git -C "$WORKTREE" rev-parse --absolute-git-dir) &&
+	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/base")" = "$BASE" ] &&
+	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/series")" = "$HEAD" ] &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ] &&
+	[ -z "$(git -C "$WORKTREE" status --porcelain)" ] &&
+	[ ! -e "$gd/rebase-apply" ] && [ ! -e "$gd/x86-copy-series-am" ] &&
+	[ "$(sha256sum <"$TOP/scripts/pin.conf")" = "$pin" ] && [ ! -e "$TOP/scripts/pin.conf.new" ]
+}
+
+test_expect_success 'TO with TO_DEBIAN, a TO_DEBIAN that is no version, TO_DEBIAN with KERNEL_TREE: usage errors' '
+	pin=$(sha256sum <"$TOP/scripts/pin.conf") &&
+	for v in "TO=$BASE TO_DEBIAN=6.12.115-2~deb12u1" "TO_DEBIAN=6.12;rm" "TO_DEBIAN=../x" \
+		"TO_DEBIAN=6.12.115-2~deb12u1 KERNEL_TREE=$TOP/kernel-tree"; do
+		rc=0; env $v sh "$TOP/scripts/repin.sh" 2>err || rc=$?; cat err
+		[ $rc = 2 ] && grep -q "^repin: usage: " err || exit 1
+	done && repin_unchanged
+'
+
+test_expect_success 'TERM in the middle of a repin: refs, worktree and pin as they were' '
+	pin=$(sha256sum <"$TOP/scripts/pin.conf") &&
+	to=$(new_kernel "1i /* three */\n/* new */\n/* lines */") && mkdir hooks &&
+	cat >hooks/pre-applypatch <<-EOF &&
+	#!/bin/sh
+	echo x >>"$SCRATCH/count"
+	[ "\$(wc -l <"$SCRATCH/count")" = 3 ] || exit 0
+	f=\$(sed -n "s|^+++ b/||p" "\$(git rev-parse --git-path rebase-apply/patch)" | head -n 1)
+	head -c 1000 "\$f" >"\$f.half" && mv "\$f.half" "\$f"
+	kill -TERM \$(awk "{ print \\\$4 }" /proc/\$PPID/stat)
+	sleep 10
+	EOF
+	chmod +x hooks/pre-applypatch &&
+	{ rc=0; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=$SCRATCH/hooks \
+		TO=$to sh "$TOP/scripts/repin.sh" >out 2>err || rc=$?; } && cat out err &&
+	[ $rc = 143 ] && [ "$(wc -l <count)" = 3 ] && repin_unchanged
 '
 done_testing
