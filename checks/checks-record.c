@@ -10,7 +10,8 @@
  *
  * for instance "sparse/mm/mm_init.c  finding  count  1  severity=error
  * new:=true  message=...".  Suite "checks", accel "host", the host CPU.
- * Exit 1 on a malformed line (named with its number), 2 on usage.
+ * Exit 1 on a malformed line (named with its number) or when stdout
+ * cannot be written (a full disk: "write: stdout: ..."), 2 on usage.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -101,11 +102,19 @@ int main(int argc, char **argv)
 			}
 		}
 		if (record_write(stdout, rec)) {
-			fprintf(stderr, PROG ": write: %s\n", strerror(errno));
+			fprintf(stderr, PROG ": write: stdout: %s\n", strerror(errno));
 			goto fail;
 		}
 	}
+	if (ferror(stdin)) {
+		fprintf(stderr, PROG ": read: stdin: %s\n", strerror(errno));
+		goto fail;
+	}
 	free(line);
+	if (record_close(stdout)) {
+		fprintf(stderr, PROG ": write: stdout: %s\n", strerror(errno));
+		return 1;
+	}
 	return 0;
 fail:
 	free(line);

@@ -7,7 +7,8 @@
  *   ci-record --suite S --case C --metric M --unit U [--commit ID]
  *             [--kernel V] [--accel A] [--error TEXT] [SAMPLE...]
  *
- * The CPU is the host's (CPUID); the line goes to stdout.
+ * The CPU is the host's (CPUID); the line goes to stdout.  Exit 1 when
+ * it cannot be written (a full disk), 2 on usage.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
 	}
 	if (error)
 		record_set(rec, "error", json_object_new_string(error));
-	if (record_write(stdout, rec)) {
+	if (record_write(stdout, rec) || record_close(stdout)) {
 		perror("ci-record: write: stdout");
 		return 1;
 	}

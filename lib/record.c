@@ -2,6 +2,7 @@
 /*
  * record.c - write result records as JSON Lines with json-c.  See record.h.
  */
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -143,14 +144,42 @@ void record_set(json_object *rec, const char *key, json_object *value)
 	json_object_object_add(rec, key, value);
 }
 
+/*
+ * One line, flushed at once: a full disk is seen at this record, not at
+ * exit; the error stays with the stream (ferror) for record_close().
+ */
 int record_write(FILE *f, json_object *rec)
 {
 	const char *s = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
 							    JSON_C_TO_STRING_NOSLASHESCAPE);
-	int r = fprintf(f, "%s\n", s) < 0 ? -1 : 0;
+	int r = 0, e = 0;
 
-	if (fflush(f))
+	if (!s) {
 		r = -1;
+		e = ENOMEM;
+	} else if (fputs(s, f) == EOF || putc('\n', f) == EOF || fflush(f)) {
+		r = -1;
+		e = errno;
+	}
 	json_object_put(rec);
+	if (r)
+		errno = e ? e : EIO;
+	return r;
+}
+
+int record_close(FILE *f)
+{
+	int r = ferror(f) ? -1 : 0, e = errno;
+
+	if (fflush(f)) {
+		r = -1;
+		e = errno;
+	}
+	if (fclose(f) && !r) {
+		r = -1;
+		e = errno;
+	}
+	if (r)
+		errno = e ? e : EIO;
 	return r;
 }

@@ -13,7 +13,12 @@
  *   rec = record_new(&ctx, suite, case, metric, unit)
  *   record_add_sample(rec, value)   as many times as there are samples
  *   record_set(rec, "key", json)    optional extra fields (params, notes)
- *   record_write(stdout_or_file, rec)  one line; frees rec
+ *   record_write(stdout_or_file, rec)  one line, flushed; frees rec;
+ *                                   -1 with errno when it did not reach
+ *                                   the file (a full disk)
+ *   record_close(stdout_or_file)    flush and close: -1 with errno when
+ *                                   anything written was lost; a producer
+ *                                   names the file and exits non-zero
  */
 #ifndef RECORD_H
 #define RECORD_H
@@ -52,5 +57,6 @@ json_object *record_new(const struct record_ctx *ctx, const char *suite,
 void record_add_sample(json_object *rec, double value);
 void record_set(json_object *rec, const char *key, json_object *value);
 int record_write(FILE *f, json_object *rec);
+int record_close(FILE *f);
 
 #endif /* RECORD_H */

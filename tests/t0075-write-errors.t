@@ -1,0 +1,51 @@
+#!/bin/sh
+# Every C tool of tools/, checks/ and ci/record-cli.c checks its writes: a
+# full disk (/dev/full for stdout, 'ulimit -f' for a file) is an error that
+# names what could not be written, exit 1, never a short file and exit 0.
+. "$(dirname "$0")/lib.sh"
+for t in series-check trailers-collect changelog-lint checks-record ci-record; do
+	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
+done
+plan 5
+
+# full CMD...: CMD with stdout on /dev/full must exit 1 and say so
+full() {
+	rc=0; "$@" >/dev/full 2>err || rc=$?; cat err
+	[ $rc = 1 ] && grep -q "^[a-z-]*: write: stdout: No space left on device$" err
+}
+
+test_expect_success 'series-check: stdout on a full disk' '
+	full "$BIN/series-check" "$TOP/patches/series"
+'
+
+test_expect_success 'trailers-collect: stdout on a full disk' '
+	id=$(sed -n "s/^Message-Id: //p" "$TOP/patches/0000-cover-letter.mbox") &&
+	printf "From r Mon Sep 17 00:00:00 2001\nFrom: R <r@example.org>\nIn-Reply-To: %s\nSubject: Re: all\n\nAcked-by: R <r@example.org>\n" "$id" >r.mbox &&
+	full "$BIN/trailers-collect" "$TOP/patches/series" r.mbox
+'
+
+test_expect_success 'changelog-lint: its findings on a full disk' '
+	"$BIN/changelog-lint" "$TOP"/patches/upstream/*.mbox >/dev/null 2>&1; [ $? = 1 ] &&
+	full "$BIN/changelog-lint" "$TOP"/patches/upstream/*.mbox
+'
+
+test_expect_success 'checks-record and ci-record: stdout on a full disk, and a file over its limit' '
+	printf "sparse/a.c\tfinding\tcount\t1\tmessage=x\n" >in.tsv &&
+	full "$BIN/checks-record" abc <in.tsv &&
+	full "$BIN/ci-record" --suite build --case c --metric m --unit s 1 2 &&
+	for i in $(seq 40); do cat in.tsv; done >many.tsv &&
+	(trap "" XFSZ; ulimit -f 1; rc=0; "$BIN/checks-record" abc <many.tsv >out.jsonl 2>err || rc=$?;
+	 cat err; [ $rc = 1 ] && grep -q "^checks-record: write: stdout: File too large$" err)
+'
+
+test_expect_success 'reading an mbox: a TMPDIR that is full is named, nothing left in it' '
+	mkdir tmp && id=$(sed -n "s/^Message-Id: //p" "$TOP/patches/0000-cover-letter.mbox") &&
+	{ printf "From r Mon Sep 17 00:00:00 2001\nFrom: R <r@example.org>\nIn-Reply-To: %s\nSubject: Re: all\n\n" "$id";
+	  for i in $(seq 100); do echo "a line of text to make the reply longer than the limit"; done; } >r.mbox &&
+	(trap "" XFSZ; ulimit -f 4; rc=0; TMPDIR=$SCRATCH/tmp "$BIN/trailers-collect" "$TOP/patches/series" r.mbox >out 2>err || rc=$?;
+	 cat err; [ $rc = 1 ] &&
+	 grep -Eq "mbox:0: git mailsplit (wrote [0-9]+ of its [0-9]+ bytes into .$SCRATCH/tmp/.*.: is the disk full\?|into .$SCRATCH/tmp/.*. failed: fatal: cannot write output: File too large)" err) &&
+	[ -z "$(ls tmp)" ]
+'
+
+done_testing
