@@ -74,6 +74,12 @@ kernel_repo() {
 		printf '%s\n' "$TOP/kernel-tree"
 	fi
 }
+# REF_NS (tests give their own) stays in the toolkit's namespace: with
+# KERNEL_TREE it is written in the user's repository.
+case $REF_NS in
+refs/x86-copy-series|refs/x86-copy-series-?*) ;;
+*) usage_die "REF_NS='$REF_NS' must be refs/x86-copy-series or refs/x86-copy-series-<name>: the toolkit writes no other refs" ;;
+esac
 # KERNEL_BASE names a commit of the user's own tree; the pinned tree's
 # base is the pin.  Without KERNEL_TREE it would be ignored: refuse it.
 [ -z "${KERNEL_BASE:-}" ] || [ -n "${KERNEL_TREE:-}" ] ||

@@ -145,10 +145,13 @@ test_expect_success 'a git am the toolkit did not start is refused and left as i
 	ok=$?; git -C "$WORKTREE" am --abort && $APPLY && [ $rc = 0 ] && [ $ok = 0 ]
 '
 
-test_expect_success 'SERIES_REF outside the toolkit namespace is refused' '
+test_expect_success 'SERIES_REF or REF_NS outside the toolkit namespace is refused' '
 	rc=0; SERIES_REF=refs/heads/master $APPLY 2>err || rc=$?; cat err && [ $rc = 2 ] &&
 	grep -q "SERIES_REF=.refs/heads/master. must be a ref under $REF_NS/" err &&
-	! git -C "$WORKTREE" rev-parse -q --verify refs/heads/master
+	rc=0; REF_NS=refs/heads $APPLY 2>err || rc=$?; cat err && [ $rc = 2 ] &&
+	grep -q "REF_NS=.refs/heads. must be refs/x86-copy-series or refs/x86-copy-series-<name>" err &&
+	! git -C "$WORKTREE" rev-parse -q --verify refs/heads/master &&
+	! git -C "$WORKTREE" rev-parse -q --verify refs/heads/series
 '
 
 test_expect_success 'a full disk under out/: a clear error naming the file, nothing changed' '
