@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 COLLECT=$BIN/trailers-collect
 [ -x "$COLLECT" ] || bail "tools are not built: run 'make tools'"
-plan 13
+plan 14
 
 # reply IN-REPLY-TO SUBJECT BODY
 reply() {
@@ -95,6 +95,12 @@ test_expect_success 'a CRLF mbox: the same as with LF' '
 	setup && { mail_id "<a@r>" "R <r@example.org>" "$(patch_id 3)" "" "Re: three" "Fine.\n" &&
 		mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"; } |
 	sed "s/\$/\r/" >replies.mbox && only_five && ! grep -q "$(printf "\r")" found
+'
+
+test_expect_success 'mboxrd (public-inbox, b4 mbox): an escaped ">From " line stays in its mail' '
+	setup && { mail_id "<a@r>" "R <r@example.org>" "$(patch_id 3)" "" "Re: three" ">From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n>>From here on: fine.\n" &&
+		mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" ">From me: tested.\nTested-by: T <t@example.org>"; } >replies.mbox &&
+	[ "$(git mailsplit --mboxrd -o"$SCRATCH" replies.mbox)" = 2 ] && only_five
 '
 
 test_expect_success 'X-Spam-Flag:NO, an encoded subject, a quoted-printable body: read as git reads them' '
