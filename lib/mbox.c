@@ -139,11 +139,13 @@ static int run_git(char *const argv[], const char *in, struct buf *out,
 	struct pollfd pfd[4];
 	pid_t pid;
 
+	for (i = 0; i < 4; i++) {
+		rd[i] = -1;
+		wr[i] = -1;
+	}
 	for (i = 0; i < nout; i++) {
 		int p[2];
 
-		rd[i] = -1;
-		wr[i] = -1;
 		if (pipe2(p, O_CLOEXEC))
 			goto close;
 		rd[i] = p[0];
