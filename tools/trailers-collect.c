@@ -13,7 +13,8 @@
  * In-Reply-To and References headers and, for the replies among them that
  * are in the same mbox, theirs in turn.  A reply in the cover letter's
  * thread, and in no patch's, counts for every applied patch.  Only a reply
- * whose thread names no mail of the series and no mail of the mbox is
+ * whose thread leads to no mail of the series (no In-Reply-To, or ids that
+ * are neither the series' nor of mails of the mbox that lead to it) is
  * matched by its subject: "Re:" and the subject of exactly one mail of the
  * series.  Anything else is reported on stderr and skipped, never guessed:
  *
