@@ -11,10 +11,11 @@ to) opts="--nol --nor" ;;
 cc) opts="--nom" ;;
 *) usage_die "get-maintainer.sh to|cc PATCH" ;;
 esac
+[ -f "$2" ] && [ -r "$2" ] || die "patch: '$2' is not a file that can be read"
 p=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-cd "$WORKTREE"
+cd "$WORKTREE" || die "worktree: cannot enter $WORKTREE: run 'make kernel-tree' first"
 # no git history in an imported tree: use MAINTAINERS only
-err=$(mktemp)
+err=$(mktemp) || die "tmp: cannot create a file in ${TMPDIR:-/tmp}"
 trap 'rm -f "$err"' EXIT
 out=$(perl scripts/get_maintainer.pl --norolestats --nogit --nogit-fallback \
 	--nomultiline $opts "$p" 2>"$err") ||
