@@ -5,7 +5,7 @@
 
 TOOLS += $(BIN)/changelog-lint $(BIN)/checks-record
 
-$(BIN)/changelog-lint: checks/changelog-lint.c lib/mbox.c lib/mbox.h $(OUT)/cflags
+$(BIN)/changelog-lint: checks/changelog-lint.c lib/mbox.c lib/mbox.h lib/outfile.h $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ checks/changelog-lint.c lib/mbox.c

@@ -434,9 +434,12 @@ static int parse_mail(struct mbox_msg *m, const char *piece_path)
 		goto out;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		first_line(&out[1], line, sizeof(line));
+		if (!*line)	/* a broken encoded word: mailinfo says nothing */
+			snprintf(line, sizeof(line), "it exits %d without a word",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 		snprintf(msg, sizeof(msg),
-			 "git mailinfo cannot read this mail (git am would refuse it): %s",
-			 first_line(&out[1], line, sizeof(line)));
+			 "git mailinfo cannot read this mail (git am would refuse it): %s", line);
 		m->err = strdup(msg);
 		r = m->err ? 0 : -1;
 		goto out;

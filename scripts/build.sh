@@ -15,7 +15,8 @@ FRAGMENT=$TOP/bench-vm/kernel.config
 JOBS=${JOBS:-$(nproc)}
 BUILD_TARGETS=${BUILD_TARGETS:-bzImage}
 
-[ -e "$WORKTREE/.git" ] || die "worktree: $WORKTREE is missing: run 'make kernel-tree' first"
+# the worktree it checks commits out in must be the kernel repository's
+worktree_check
 [ -r "$FRAGMENT" ] || die "config: $FRAGMENT is missing"
 command -v ccache >/dev/null || die "ccache: not installed: run 'make deps'"
 base=$(base_commit)

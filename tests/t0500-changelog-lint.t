@@ -3,7 +3,8 @@
 # rule (patch 4 once failed asm-numbers, until its changelog quoted the
 # measured hardware and numbers); a missing Signed-off-by, an
 # asm change without hardware and numbers, a bad subject prefix and a long
-# line are caught; a malformed mbox is an error that names file and line.
+# line are caught; a mail git cannot read is an error that names file and
+# line.
 . "$(dirname "$0")/lib.sh"
 LINT=$BIN/changelog-lint
 [ -x "$LINT" ] || bail "no $LINT: run 'make tools'"
@@ -81,9 +82,12 @@ $SOB" mm/a.c >long.mbox &&
 	grep -q "long.mbox:6: line-length: 81 columns, more than 75" out
 '
 
-test_expect_success 'a malformed mbox is an error naming the file and line' '
-	printf "From x Mon Sep 17 00:00:00 2001\nFrom: a@b\nthis is not a header\n\nbody\n" >bad.mbox &&
-	expect_fail $LINT bad.mbox && grep_err "^changelog-lint: read: bad.mbox:3: malformed header line" &&
+# git reads mail for the lint (git mailinfo): a line that is no header
+# starts the body, as in git am; a mail git cannot read is an error
+test_expect_success 'a mail git cannot read is an error naming the file and line' '
+	printf "From x Mon Sep 17 00:00:00 2001\nFrom: a@b\nSubject: =?x\n\nbody\n---\n a | 1 +\n" >bad.mbox &&
+	expect_fail $LINT bad.mbox &&
+	grep_err "^changelog-lint: read: bad.mbox:1: git mailinfo cannot read this mail \(git am would refuse it\): it exits 1 without a word" &&
 	printf "Subject: no From line\n" >nofrom.mbox &&
 	expect_fail $LINT nofrom.mbox && grep_err "nofrom.mbox:1: not an mbox"
 '
