@@ -6,6 +6,9 @@
 #
 #   kunit.sh [COMMIT...]
 #
+# KUNIT_SUITES='memcpy usercopy' and KUNIT_VARIANTS (names of KUNIT_CPUS)
+# choose a subset.
+#
 # Each commit's kernel (tinyconfig + checks/kunit.config, ccache) is
 # built once in out/checks/kunit/<commit>
 # and booted by the tree's own tools/testing/kunit/kunit.py exec under
@@ -27,6 +30,12 @@ noerms      max,-erms         neither: memcpy_orig for all sizes
 fsrm-noerms max,-erms,+fsrm   FSRM without ERMS
 '
 KUNIT_SUITES=${KUNIT_SUITES:-memcpy usercopy}
+# KUNIT_VARIANTS='erms fsrm': only these lines of KUNIT_CPUS (default all)
+KUNIT_VARIANTS=${KUNIT_VARIANTS:-}
+for v in $KUNIT_VARIANTS; do
+	printf '%s\n' "$KUNIT_CPUS" | awk -v v="$v" '$1 == v { f = 1 } END { exit !f }' ||
+		usage_die "KUNIT_VARIANTS: '$v' is not a variant of KUNIT_CPUS ($(printf '%s\n' "$KUNIT_CPUS" | awk 'NF { printf "%s ", $1 }'))"
+done
 KUNIT_TIMEOUT=${KUNIT_TIMEOUT:-300}
 
 CDIR=$OUT/checks
@@ -119,7 +128,8 @@ for c in $commits; do
 	if ! build "$c"; then
 		warn "$short: the KUnit kernel does not build (log: $o/build.log)"
 		printf 'kunit/build\terror\tcount\t1\terror=the KUnit kernel does not build: %s\n' \
-			"$o/build.log" | "$BIN/checks-record" "$c" >"$o/records.jsonl"
+			"$o/build.log" | "$BIN/checks-record" "$c" >"$o/records.jsonl" ||
+			die_rc $? "records: checks-record failed for $short"
 		failed=$((failed + 1))
 		continue
 	fi
@@ -127,6 +137,7 @@ for c in $commits; do
 	: >"$o/records.tsv"
 	while read -r name cpu what; do
 		[ -n "$name" ] || continue
+		case " ${KUNIT_VARIANTS:-$name} " in *" $name "*) ;; *) continue ;; esac
 		dropped=$(tcg_drops "$cpu")
 		if [ -n "$dropped" ]; then
 			warn "$short: variant $name (-cpu $cpu) skipped: QEMU: $dropped"
@@ -160,7 +171,7 @@ for c in $commits; do
 $KUNIT_CPUS
 EOT
 	"$BIN/checks-record" "$c" <"$o/records.tsv" >"$o/records.jsonl" ||
-		die "records: checks-record failed for $short"
+		die_rc $? "records: checks-record failed for $short"
 	# failures new against the base (same case, same variant)
 	awk -F'\t' '$4 == 0 { print $1 " " $6 }' "$o/records.tsv" | sort >"$o/failures.txt"
 	if [ "$c" != "$base" ]; then
