@@ -7,15 +7,14 @@
 # am of an mbox, a clang+lld link, a QEMU guest, ...).  Skips, with the
 # reason, where no root can be made: not root, no mmdebstrap, the archive
 # unreachable.  The root tarball and the .debs are cached in
-# out/fresh-root, so a second run downloads little.
+# out/test/fresh-root, so a second run downloads little.
 . "$(dirname "$0")/lib.sh"
 DEPS=$TOP/scripts/deps.list
 n=$(awk '!/^#/ && NF' "$DEPS" | wc -l)
 plan $((n + 2))
-# the fresh root keeps its cache with the user's out/, not in out/test:
-# it is a download cache, not a test result
-CACHE=${FRESH_ROOT_CACHE:-$TOP/out/fresh-root}
-export FRESH_ROOT_CACHE="$CACHE"
+# the download cache stays in the suite's own scratch area, between runs
+FRESH_ROOT_CACHE=${FRESH_ROOT_CACHE:-$TEST_OUT/fresh-root}
+export FRESH_ROOT_CACHE
 
 skip_all() {
 	test_skip "a minimal Debian 12 root" "$1"
