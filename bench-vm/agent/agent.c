@@ -674,7 +674,7 @@ static void check_pages(const char *drv, const char *sysdir)
 		if (kmsg_parse(buf, (size_t)len, &rec) || rec.text_len < n + 6 ||
 		    memcmp(rec.text, PAGES_PREFIX, n) ||
 		    (strncmp(rec.text + n, "field ", 6) && strncmp(rec.text + n, "class ", 6) &&
-		     strncmp(rec.text + n, "range ", 6)))
+		     strncmp(rec.text + n, "range ", 6) && strncmp(rec.text + n, "pageblock ", 10)))
 			continue;
 		send_line("pages\tdriver=%s\tline=%.*s", drv, (int)(rec.text_len - n),
 			  rec.text + n);

@@ -14,15 +14,23 @@
  * class; the module prints, through printk (the agent reads /dev/kmsg):
  *   bench_vm_pages: field W <names of the struct page fields in word W>
  *   bench_vm_pages: class I first_pfn=P count=N w0=... w1=...
+ *   bench_vm_pages: pageblock flags=F first_pfn=P count=N
  *   bench_vm_pages: range start_pfn=S nr_pages=M words=W classes=C seq=H
+ *                   pageblocks=B pb_seq=H
  * seq hashes the class of every page in pfn order (FNV-1a), so two equal
- * class tables with different seq still show a difference.  The module
- * stays loaded; the agent removes it (delete_module) before the next use.
+ * class tables with different seq still show a difference.  The pageblock
+ * lines count the pageblocks of the range (from the one holding S) by
+ * their flags (migratetype and skip bits), and pb_seq hashes those in pfn
+ * order: memmap_init_zone_device() sets the migratetypes, and a kernel that
+ * left some unset shows here.  The module stays loaded; the agent removes
+ * it (delete_module) before the next use.
  */
 #include <linux/kernel.h>
 #include <linux/memremap.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mmzone.h>
+#include <linux/pageblock-flags.h>
 #include <linux/slab.h>
 
 static unsigned long start_pfn;
@@ -98,6 +106,21 @@ static void normalize(unsigned long pfn, const unsigned long *raw,
 	}
 }
 
+/*
+ * The pageblock flags of @pfn: what get_pfnblock_flags_mask() and
+ * pfn_to_bitidx() of mm/page_alloc.c read for SPARSEMEM (ZONE_DEVICE
+ * depends on SPARSEMEM_VMEMMAP), which a module cannot call.
+ */
+static unsigned long pageblock_flags(unsigned long pfn)
+{
+	unsigned long *bitmap = section_to_usemap(__pfn_to_section(pfn));
+	unsigned long bitidx = ((pfn & (PAGES_PER_SECTION - 1)) >> pageblock_order) *
+			       NR_PAGEBLOCK_BITS;
+
+	return (READ_ONCE(bitmap[bitidx / BITS_PER_LONG]) >> (bitidx % BITS_PER_LONG)) &
+	       ((1UL << NR_PAGEBLOCK_BITS) - 1);
+}
+
 static void print_words(char *buf, size_t size, const struct nword *w)
 {
 	size_t i, n = 0;
@@ -114,11 +137,15 @@ static void print_words(char *buf, size_t size, const struct nword *w)
 
 static int __init bench_vm_pages_init(void)
 {
+	struct {
+		unsigned long first_pfn, count;
+	} pb[1 << NR_PAGEBLOCK_BITS] = { };
 	struct page_class *classes;
 	struct dev_pagemap *pgmap;
-	unsigned long pfn, raw[WORDS];
+	unsigned long pfn, raw[WORDS], f, nr_pb = 0;
 	struct nword w[WORDS];
 	u64 seq = 0xcbf29ce484222325ULL;	/* FNV-1a offset basis */
+	u64 pb_seq = 0xcbf29ce484222325ULL;
 	char line[512];
 	size_t i, nr = 0, c;
 	int ret = 0;
@@ -170,8 +197,21 @@ static int __init bench_vm_pages_init(void)
 		pr_info("bench_vm_pages: class %zu first_pfn=%#lx count=%lu%s\n", c,
 			classes[c].first_pfn, classes[c].count, line);
 	}
-	pr_info("bench_vm_pages: range start_pfn=%#lx nr_pages=%lu words=%zu classes=%zu seq=%016llx\n",
-		start_pfn, nr_pages, WORDS, nr, seq);
+	for (pfn = ALIGN_DOWN(start_pfn, pageblock_nr_pages); pfn < start_pfn + nr_pages;
+	     pfn += pageblock_nr_pages) {
+		f = pageblock_flags(pfn);
+		if (!pb[f].count)
+			pb[f].first_pfn = pfn;
+		pb[f].count++;
+		nr_pb++;
+		pb_seq = (pb_seq ^ f) * 0x100000001b3ULL;
+	}
+	for (f = 0; f < ARRAY_SIZE(pb); f++)
+		if (pb[f].count)
+			pr_info("bench_vm_pages: pageblock flags=%#lx first_pfn=%#lx count=%lu\n",
+				f, pb[f].first_pfn, pb[f].count);
+	pr_info("bench_vm_pages: range start_pfn=%#lx nr_pages=%lu words=%zu classes=%zu seq=%016llx pageblocks=%lu pb_seq=%016llx\n",
+		start_pfn, nr_pages, WORDS, nr, seq, nr_pb, pb_seq);
 out:
 	kfree(classes);
 	put_dev_pagemap(pgmap);
