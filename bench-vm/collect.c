@@ -20,8 +20,9 @@
  *   boot: agent_start_ms, first_bind_ms (guest CLOCK_BOOTTIME);
  *   <driver>/pages: page_classes, with "digest", the lines of the struct
  *     page digest module (bench-vm/pages), which the report compares;
- *   check/odirect, check/mmap: verified_bytes, the pattern written and read
- *     back on the fsdax block device (O_DIRECT) and the devdax mmap;
+ *   check/odirect, check/mmap, check/mmap-mem: verified_bytes, the pattern
+ *     written and read back on the fsdax block device (O_DIRECT) and the
+ *     devdax mmaps (map=dev, map=mem);
  *   run: error, when the guest or the host failed or the run is incomplete.
  * What arrived is always written, so a failed run keeps its partial samples.
  * Exit status: 0 for a complete run, 1 for a failed or incomplete one.
@@ -38,7 +39,8 @@
 #define PROG "bench-vm-collect"
 #define MAX_FIELDS 16
 
-static const char *const drivers[] = { "nd_pmem", "dax_pmem" };
+/* dax_pmem_mem: dax_pmem on the map=mem namespace (agent.c, mem_ns=1) */
+static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem" };
 static const char *const cases[] = { "first", "rebind" };
 #define NR_DRIVERS ARRAY_SIZE(drivers)
 

@@ -5,7 +5,8 @@
  *
  *   bench-vm-report RECORDS.jsonl...     one file per kernel, base first
  *
- * Per kernel, for nd_pmem and dax_pmem: "First binding for <driver>
+ * Per kernel, for nd_pmem, dax_pmem and dax_pmem_mem (dax_pmem on the
+ * map=mem namespace, when the run had one): "First binding for <driver>
  * driver: X ms", "Average of rebinds for <driver> driver: Y ms (sd S, n N)"
  * (memmap_init_ms, the kernel's pr_debug), then the change of each figure
  * against the first kernel in percent.  Every line ends with the accel
@@ -28,7 +29,8 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PROG "bench-vm-report"
 
-static const char *const drivers[] = { "nd_pmem", "dax_pmem" };
+/* dax_pmem_mem: dax_pmem on the map=mem namespace (agent.c, mem_ns=1) */
+static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem" };
 #define NR_DRIVERS ARRAY_SIZE(drivers)
 
 /*
@@ -393,6 +395,10 @@ int main(int argc, char **argv)
 		       strcmp(k[i].label, k[1].label) ?
 		       " (different accel or clock: not comparable)" : "");
 		for (d = 0; d < NR_DRIVERS; d++) {
+			/* a device neither run had (no mem_ns=1) */
+			if (k[1].first[d] < 0 && !k[1].n[d] && !k[1].digest[d] &&
+			    k[i].first[d] < 0 && !k[i].n[d] && !k[i].digest[d])
+				continue;
 			snprintf(what, sizeof(what), "First binding for %s driver", drivers[d]);
 			change(what, k[1].first[d], k[i].first[d], k[i].label);
 			snprintf(what, sizeof(what), "Average of rebinds for %s driver",

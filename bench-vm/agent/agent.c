@@ -4,8 +4,12 @@
  *
  * It reproduces the changelogs' procedure on two label-less emulated
  * NVDIMMs: namespace0.0 becomes fsdax with map=dev (pfn device, nd_pmem),
- * namespace1.0 devdax with align=2M (dax device, dax_pmem).  For each
- * driver it does the first binding and N rebinds through sysfs and takes,
+ * namespace1.0 devdax with align=2M (dax device, dax_pmem).  With
+ * mem_ns=1, a third one, namespace2.0, becomes devdax with align=2M and
+ * map=mem, reported as "dax_pmem_mem": its struct pages live in guest RAM,
+ * without an altmap, so its compound pages get the optimised vmemmap
+ * (most tails share one vmemmap page) that map=dev never has.  For each
+ * device it does the first binding and N rebinds through sysfs and takes,
  * per bind, memmap_init_zone_device()'s pr_debug line from /dev/kmsg (the
  * kernel command line turns it on with dyndbg=) and its own
  * CLOCK_MONOTONIC time around the bind.
@@ -13,12 +17,13 @@
  * Results go to the host as tab-separated lines on the virtio-serial port
  * named "bench-vm.agent" (bench-vm/collect.c turns them into records); the
  * console is never parsed, so kernel messages cannot corrupt them:
- *   hello  kernel= boot_us= ns0_size= ns1_size=
+ *   hello  kernel= boot_us= ns0_size= ns1_size= [ns2_size=]
  *   cpu    vendor= family= model= stepping= model_name= flags=
  *   step   name=                  what the agent starts now
  *   sample driver= case=first|rebind index= pages= memmap_ms= lines=
  *          bind_us= unbind_us= boot_us=
- *   check  device= what=odirect|mmap bytes= result=ok
+ *          (driver: nd_pmem, dax_pmem, or dax_pmem_mem for namespace2.0)
+ *   check  device= what=odirect|mmap|mmap-mem bytes= result=ok
  *   pages  driver= line=      bench_vm_pages.ko's output (pages=1)
  *   error  step= msg=
  *   done
@@ -68,6 +73,7 @@ static unsigned long long opt_fsdax_align;	/* 0: the kernel's default */
 static unsigned long long opt_hang;
 static unsigned long long opt_probe;
 static unsigned long long opt_pages;
+static unsigned long long opt_mem_ns;
 
 static const struct opt {
 	const char *name;
@@ -80,6 +86,7 @@ static const struct opt {
 	{ "hang", &opt_hang, "1: sleep forever after hello (tests the watchdog)" },
 	{ "probe", &opt_probe, "1: power off after hello (does this accel boot?)" },
 	{ "pages", &opt_pages, "1: digest the struct pages with " PAGES_KO },
+	{ "mem_ns", &opt_mem_ns, "1: namespace2.0 as devdax with map=mem too" },
 };
 
 static int port_fd = -1;
@@ -467,8 +474,11 @@ static unsigned long long unbind_dev(const char *drv, const char *dev)
 #define SAMPLE_FMT \
 	"sample\tdriver=%s\tcase=%s\tindex=%llu\tpages=%lu\tmemmap_ms=%lu\tlines=%d\tbind_us=%llu\tunbind_us=%llu\tboot_us=%llu"
 
-/* The first binding, then opt_rebinds unbind+bind pairs, one sample each. */
-static void bind_series(const char *drv, const char *dev)
+/*
+ * The first binding, then opt_rebinds unbind+bind pairs, one sample each,
+ * reported under @label (the driver's name, or dax_pmem_mem).
+ */
+static void bind_series(const char *label, const char *drv, const char *dev)
 {
 	unsigned long long i, bind_us, unbind_us = 0;
 	unsigned long pages, ms;
@@ -485,7 +495,7 @@ static void bind_series(const char *drv, const char *dev)
 			     dev, drv, "memmap_init_zone_device initialised",
 			     KMSG_WAIT_MS,
 			     "is dyndbg=\"func memmap_init_zone_device +p\" on the kernel command line?");
-		send_line(SAMPLE_FMT, drv, i ? "rebind" : "first", i, pages, ms, lines,
+		send_line(SAMPLE_FMT, label, i ? "rebind" : "first", i, pages, ms, lines,
 			  bind_us, unbind_us, now_us(CLOCK_BOOTTIME));
 	}
 }
@@ -493,10 +503,12 @@ static void bind_series(const char *drv, const char *dev)
 /*
  * Claim the raw namespace<region>.0 for the seed device (pfn or dax) of
  * its region: the sysfs sequence of "ndctl create-namespace -f -e
- * namespaceX.0 -m fsdax|devdax" on label-less DIMMs.  Returns the device.
+ * namespaceX.0 -m fsdax|devdax -M dev|mem" on label-less DIMMs.  @map is
+ * "pmem" (map=dev: the struct pages live on the device) or "ram"
+ * (map=mem: in RAM).  Returns the device.
  */
-static void setup_claim(int region, const char *seed_attr, unsigned long long align,
-			char *dev, size_t size)
+static void setup_claim(int region, const char *seed_attr, const char *map,
+			unsigned long long align, char *dev, size_t size)
 {
 	char path[256], ns[64], uuid[64], val[32];
 
@@ -513,9 +525,8 @@ static void setup_claim(int region, const char *seed_attr, unsigned long long al
 	read_attr("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid));
 	attr_path(path, sizeof(path), ND_DEVICES "/%s/uuid", dev);
 	write_attr(path, uuid);
-	/* "pmem": the struct pages live on the device itself (map=dev) */
 	attr_path(path, sizeof(path), ND_DEVICES "/%s/mode", dev);
-	write_attr(path, "pmem");
+	write_attr(path, map);
 	if (align) {
 		snprintf(val, sizeof(val), "%llu", align);
 		attr_path(path, sizeof(path), ND_DEVICES "/%s/align", dev);
@@ -597,15 +608,27 @@ static void check_pmem_block(const char *pfn)
 	send_line("check\tdevice=%s\twhat=odirect\tbytes=%lu\tresult=ok", name, CHECK_LEN);
 }
 
-/* The devdax device works: mmap, write a pattern, read it in a new map. */
-static void check_devdax_mmap(void)
+/* The dax device of region @region ("dax<region>.N"), in @name. */
+static void dax_device(int region, char *name, size_t size)
+{
+	char prefix[32];
+
+	snprintf(prefix, sizeof(prefix), "dax%d.", region);
+	first_entry("/sys/bus/dax/devices", prefix, name, size);
+}
+
+/*
+ * The devdax device of @region works: mmap, write a pattern, read it in a
+ * new map.  Reported as check @what.
+ */
+static void check_devdax_mmap(int region, const char *what)
 {
 	char name[256], path[300];
 	unsigned char *w, *m;
 	long off;
 	int fd;
 
-	first_entry("/sys/bus/dax/devices", "dax", name, sizeof(name));
+	dax_device(region, name, sizeof(name));
 	snprintf(path, sizeof(path), "/dev/%s", name);
 	w = malloc(CHECK_LEN);
 	if (!w)
@@ -629,7 +652,7 @@ static void check_devdax_mmap(void)
 	munmap(m, CHECK_LEN);
 	close(fd);
 	free(w);
-	send_line("check\tdevice=%s\twhat=mmap\tbytes=%lu\tresult=ok", name, CHECK_LEN);
+	send_line("check\tdevice=%s\twhat=%s\tbytes=%lu\tresult=ok", name, what, CHECK_LEN);
 }
 
 /*
@@ -688,7 +711,7 @@ static void check_pages(const char *drv, const char *sysdir)
 
 static void send_hello(void)
 {
-	char path[128], size0[32], size1[32];
+	char path[128], size0[32], size1[32], size2[48] = "";
 	struct utsname u;
 
 	uname(&u);
@@ -701,13 +724,51 @@ static void send_hello(void)
 	if (!path_exists(path))
 		fail("no %s: the second NVDIMM is missing", ND_DEVICES "/namespace1.0");
 	read_attr(path, size1, sizeof(size1));
-	send_line("hello\tkernel=%s\tboot_us=%llu\tns0_size=%s\tns1_size=%s",
-		  u.release, now_us(CLOCK_BOOTTIME), size0, size1);
+	if (opt_mem_ns) {
+		snprintf(path, sizeof(path), ND_DEVICES "/namespace2.0/size");
+		if (!path_exists(path))
+			fail("no %s: mem_ns=1 needs a third NVDIMM", ND_DEVICES "/namespace2.0");
+		memcpy(size2, "\tns2_size=", 10);
+		read_attr(path, size2 + 10, sizeof(size2) - 10);
+	}
+	send_line("hello\tkernel=%s\tboot_us=%llu\tns0_size=%s\tns1_size=%s%s",
+		  u.release, now_us(CLOCK_BOOTTIME), size0, size1, size2);
+}
+
+/*
+ * A devdax device on namespace<region>.0: set it up with @map, bind and
+ * rebind it (reported as @label), digest its struct pages, check it (the
+ * check named @check).  The steps are named <@what>-setup, <@label>-binds,
+ * <@what>-pages and <@what>-check.
+ */
+static void devdax_series(const char *what, const char *label, int region,
+			  const char *map, const char *check)
+{
+	/* static: cur_step points into it until the next step */
+	static char step[64];
+	char dax[64], dir[128], name[256];
+
+	snprintf(step, sizeof(step), "%s-setup", what);
+	enter_step(step);
+	setup_claim(region, "dax_seed", map, opt_dax_align, dax, sizeof(dax));
+	snprintf(step, sizeof(step), "%s-binds", label);
+	enter_step(step);
+	bind_series(label, "dax_pmem", dax);
+	if (opt_pages) {
+		snprintf(step, sizeof(step), "%s-pages", what);
+		enter_step(step);
+		dax_device(region, name, sizeof(name));
+		attr_path(dir, sizeof(dir), "/sys/bus/dax/devices/%s", name);
+		check_pages(label, dir);
+	}
+	snprintf(step, sizeof(step), "%s-check", what);
+	enter_step(step);
+	check_devdax_mmap(region, check);
 }
 
 int main(int argc, char **argv)
 {
-	char pfn[64], dax[64];
+	char pfn[64];
 
 	mount_fs("proc", "/proc", "proc");
 	mount_fs("sysfs", "/sys", "sysfs");
@@ -733,9 +794,10 @@ int main(int argc, char **argv)
 		fail("open /dev/kmsg: %s", strerror(errno));
 
 	enter_step("fsdax-setup");
-	setup_claim(0, "pfn_seed", opt_fsdax_align, pfn, sizeof(pfn));
+	/* "pmem": the struct pages live on the device itself (map=dev) */
+	setup_claim(0, "pfn_seed", "pmem", opt_fsdax_align, pfn, sizeof(pfn));
 	enter_step("nd_pmem-binds");
-	bind_series("nd_pmem", pfn);
+	bind_series("nd_pmem", "nd_pmem", pfn);
 	/* the digest first: the data checks below change some struct pages */
 	if (opt_pages) {
 		char dir[128];
@@ -747,20 +809,10 @@ int main(int argc, char **argv)
 	enter_step("fsdax-check");
 	check_pmem_block(pfn);
 
-	enter_step("devdax-setup");
-	setup_claim(1, "dax_seed", opt_dax_align, dax, sizeof(dax));
-	enter_step("dax_pmem-binds");
-	bind_series("dax_pmem", dax);
-	if (opt_pages) {
-		char dir[128], name[256];
-
-		enter_step("devdax-pages");
-		first_entry("/sys/bus/dax/devices", "dax", name, sizeof(name));
-		attr_path(dir, sizeof(dir), "/sys/bus/dax/devices/%s", name);
-		check_pages("dax_pmem", dir);
-	}
-	enter_step("devdax-check");
-	check_devdax_mmap();
+	devdax_series("devdax", "dax_pmem", 1, "pmem", "mmap");
+	/* map=mem: "ram", the struct pages live in guest RAM */
+	if (opt_mem_ns)
+		devdax_series("devdax-mem", "dax_pmem_mem", 2, "ram", "mmap-mem");
 
 	send_line("done");
 	power_off();
