@@ -715,6 +715,174 @@ static int exp_template_copy(struct bench *b)
 }
 
 /*
+ * e. the series' v1 and v2 ways of writing a memmap from templates, per
+ * geometry, with the copies of the tree under test: one pass writes the
+ * struct pages (64 B) of one namespace, in the order and with the copy
+ * kind and fences each way has, and redoes the read-modify-writes of the
+ * struct pages the kernel touches again (PG_head on a head,
+ * prep_compound_head() on the first tail), which a streamed line makes
+ * wait for memory.
+ *   fsdax    map=dev, no compound pages: every page from the template;
+ *   dax-dev  devdax map=dev: compound pages of 512 written struct pages;
+ *   dax-mem  devdax map=mem: 128 written per compound page (the optimised
+ *            vmemmap), a quarter of the pages for the same namespace.
+ * Ways:
+ *   plain    memcpy() for every page (patches 2-3, "template + memcpy");
+ *   v1       memcpy_nontemporal() for every page, an SFENCE before the
+ *            head's and the first tail's read-modify-write (v1's 5/7);
+ *   v2       memcpy() for compound heads, first tails and pageblock-aligned
+ *            pages, memcpy_nontemporal() for the rest, an SFENCE every
+ *            32768 pages (before cond_resched()) and at the end (v2's 5/7).
+ * The NT copies are the tree's inline memcpy_flushcache(); fc-inline and
+ * tmpl-memcpy are called per run of pages, so every way pays the same
+ * number of indirect calls.
+ */
+enum { WAY_PLAIN, WAY_V1, WAY_V2, NR_WAYS };
+static const char *const way_names[NR_WAYS] = { "plain", "v1", "v2" };
+
+static const struct geometry {
+	const char *name;
+	size_t per_compound;	/* struct pages written per compound page; 1: none */
+	unsigned int pages_div;	/* of b->pages, for the same namespace size */
+} geometries[] = {
+	{ "fsdax", 1, 1 },
+	{ "dax-dev", 512, 1 },
+	{ "dax-mem", 128, 4 },
+};
+
+/*
+ * The read-modify-writes need no volatile: the buffer goes to the next
+ * out-of-line copy or fence, which the compiler must assume reads it.
+ */
+#define PB_PAGES 512UL		/* pageblock_nr_pages, x86-64 */
+#define SECTION_PAGES 32768UL	/* PAGES_PER_SECTION, x86-64 */
+
+static void touch_head(unsigned long *w)
+{
+	w[0] |= 1UL << 6;	/* __SetPageHead() */
+}
+
+static void touch_first_tail(unsigned long *w)
+{
+	w[0] = (w[0] & ~0xffUL) | 9;	/* folio_set_order() */
+	w[5] = ~0UL;			/* _large_mapcount and friends */
+	w[6] = 1UL << 9;
+}
+
+static void memmap_pass(const struct bench *b, int way, const struct geometry *g,
+			char *dst, const char *tmpl, size_t pages,
+			loop_fn plain, loop_fn nt)
+{
+	size_t n = g->per_compound, i;
+	loop_fn stream = way == WAY_PLAIN ? plain : nt;
+
+	if (n == 1) {
+		/* v2: the pageblock-aligned page through the cache */
+		for (i = 0; i < pages; i += PB_PAGES) {
+			size_t k = pages - i < PB_PAGES ? pages - i : PB_PAGES;
+
+			(way == WAY_V2 ? plain : stream)(dst + i * 64, tmpl, 1, 64);
+			stream(dst + (i + 1) * 64, tmpl, k - 1, 64);
+			if (way == WAY_V2 && !((i + PB_PAGES) % SECTION_PAGES))
+				b->sfence();
+		}
+		b->sfence();
+		return;
+	}
+	for (i = 0; i + n <= pages; i += n) {
+		char *head = dst + i * 64;
+
+		if (way == WAY_V2) {
+			plain(head, tmpl, 2, 64);
+			touch_head((unsigned long *)head);
+			touch_first_tail((unsigned long *)(head + 64));
+		} else {
+			stream(head, tmpl, 1, 64);
+			if (way == WAY_V1)
+				b->sfence();
+			touch_head((unsigned long *)head);
+			stream(head + 64, tmpl, 1, 64);
+			if (way == WAY_V1)
+				b->sfence();
+			touch_first_tail((unsigned long *)(head + 64));
+		}
+		stream(head + 128, tmpl, n - 2, 64);
+		if (way == WAY_V2 && !((i + n) % SECTION_PAGES))
+			b->sfence();
+	}
+	b->sfence();
+}
+
+static int exp_template_ways(struct bench *b)
+{
+	struct variant *vp = need("tmpl-memcpy-64"), *vn = need("fc-inline-64");
+	unsigned long pages = b->quick && b->pages > 100000 ? 100000 : b->pages;
+	size_t len = pages * 64, g, w, ng = ARRAY_SIZE(geometries);
+	int n = samples_or(b, 5, 2), r;
+	char *dst = map_buffer(len, 1), *tmpl = map_buffer(4096, 0);
+	double *sm = calloc(ng * NR_WAYS * n, sizeof(*sm));
+	long *pre = calloc(ng * NR_WAYS * n, sizeof(*pre));
+	double med[ARRAY_SIZE(geometries)][NR_WAYS];
+	char text[512];
+
+	if (!dst || !tmpl || !sm || !pre || !pages)
+		return -1;
+	for (r = 0; r < n; r++)
+		for (g = 0; g < ng; g++)
+			for (w = 0; w < NR_WAYS; w++) {
+				size_t x = (g * NR_WAYS + w) * n + r;
+				struct lap lap;
+
+				lap_start(&lap);
+				memmap_pass(b, (int)w, &geometries[g], dst, tmpl,
+					    pages / geometries[g].pages_div,
+					    (loop_fn)vp->fn, (loop_fn)vn->fn);
+				sm[x] = lap_stop(&lap, &pre[x]) / 1e6;
+			}
+	print_header(b, "memmap from templates, v1 and v2 ways (series 2-5), ms per namespace");
+	printf("   %lu struct pages of 64 B per namespace (dax-mem: a quarter);\n", pages);
+	printf("   plain = memcpy; v1 = all NT, 2 SFENCE per compound page; v2 = heads,\n");
+	printf("   first tails, pageblock-aligned pages memcpy, the rest NT, SFENCE per section\n");
+	printf("   %-8s %-6s %-26s %5s %9s\n", "geometry", "way", "ms [95% CI]", "clean",
+	       "vs plain");
+	for (g = 0; g < ng; g++)
+		for (w = 0; w < NR_WAYS; w++) {
+			json_object *p = params(NULL);
+			struct stats s;
+			size_t used, x = (g * NR_WAYS + w) * n;
+			char cn[96];
+			int all;
+
+			pstr(p, "way", way_names[w]);
+			pstr(p, "geometry", geometries[g].name);
+			pset(p, "per_compound", geometries[g].per_compound);
+			pset(p, "pages", pages / geometries[g].pages_div);
+			pstr(p, "plain", vp->symbol);
+			pstr(p, "nt", vn->symbol);
+			ppre(p, &pre[x], n);
+			snprintf(cn, sizeof(cn), "template-ways/%s/%s", geometries[g].name,
+				 way_names[w]);
+			if (emit(b, cn, "ms_per_pass", "ms", &sm[x], n, p))
+				return -1;
+			all = stats_clean(&sm[x], &pre[x], n, &s, &used) > 0;
+			med[g][w] = s.median;
+			printf("   %-8s %-6s %8.1f [%7.1f,%7.1f] %2zu/%-2d%c %+8.1f%%\n",
+			       geometries[g].name, way_names[w], s.median, s.lo, s.hi, used, n,
+			       all ? '*' : ' ', -pct_less(med[g][0], s.median));
+		}
+	snprintf(text, sizeof(text),
+		 "ms plain / v1 / v2: fsdax %.1f / %.1f / %.1f, dax-dev %.1f / %.1f / %.1f, dax-mem %.1f / %.1f / %.1f; on %s (host)",
+		 med[0][0], med[0][1], med[0][2], med[1][0], med[1][1], med[1][2],
+		 med[2][0], med[2][1], med[2][2], b->cpu_name);
+	printf("   %s\n", text);
+	free(sm);
+	free(pre);
+	unmap_buffer(dst, len);
+	unmap_buffer(tmpl, 4096);
+	return 0;
+}
+
+/*
  * 6. peer check: `perf bench mem memcpy` (tools/perf/bench, which also
  * assembles memcpy_64.S, its own copy) on the cases both measure: the
  * same buffers copied over and over, 4 KiB (hot) and 1 MiB.  The ratio
@@ -889,6 +1057,8 @@ const struct experiment experiments[] = {
 	  "seeds 002, 000: memcpy_flushcache 4..96 B inline vs out of line" },
 	{ "template-copy", exp_template_copy,
 	  "seed 000: 25M struct pages from a template vs NT store bandwidth" },
+	{ "template-ways", exp_template_ways,
+	  "series 2-5: memmap from templates, plain / v1 / v2 fences and copies" },
 	{ "peer", exp_peer, "perf bench mem memcpy on the same cases (needs --perf)" },
 };
 
