@@ -54,7 +54,10 @@ $(BIN)/gen_init_cpio: $(GEN_INIT_CPIO_SRC)
 
 # COMMITS="a b": those kernels (default: the base and the series head);
 # CPU=max,+fsrm: QEMU's -cpu; NS_SIZE=100G; REBINDS=30; TIMEOUT=<s>;
-# PAGES=1: compare the struct pages; NVDIMM_DIR=/dev/shm (bench-vm/run.sh).
+# ACCEL=auto|kvm|tcg; CLOCK=auto|icount|wall (auto: icount under TCG, wall
+# under KVM); PAGES=1: compare the struct pages; NVDIMM_DIR=/dev/shm
+# (bench-vm/run.sh).
+export ACCEL CLOCK
 bench-vm: $(BIN)/bench-vm-agent $(BIN)/bench-vm-collect $(BIN)/bench-vm-report $(BIN)/gen_init_cpio
 	$(Q)sh bench-vm/bench.sh $(COMMITS)
 
@@ -64,5 +67,6 @@ bench-vm-check-c:
 
 HELP += '  bench-vm       boot base and series head (or COMMITS=...) in QEMU with 2 NVDIMMs,'
 HELP += '                 time 30 nd_pmem and dax_pmem rebinds (CPU=, NS_SIZE=, REBINDS=,'
+HELP += '                 CLOCK=icount|wall: TCG defaults to icount, exact emulated work;'
 HELP += '                 PAGES=1: struct pages equal to the first kernel, NVDIMM_DIR=)'
 HELP += '  bench-vm-check-c  checkpatch.pl --strict on the bench-vm C'

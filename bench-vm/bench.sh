@@ -4,8 +4,10 @@
 # first kernel being the reference of the percent changes.
 #
 #   bench.sh [COMMIT...]     default: the base and the series head
-# NS_SIZE, REBINDS, CPU, ACCEL, TIMEOUT, NVDIMM_DIR, PAGES pass through to
-# run.sh.  PAGES=1 digests the struct pages after the binds and the report
+# NS_SIZE, REBINDS, CPU, ACCEL, CLOCK, TIMEOUT, NVDIMM_DIR, PAGES pass
+# through to run.sh (CLOCK=auto: icount under TCG, wall under KVM).  The
+# KVM probe runs once for the host (run.sh caches its verdict), and why
+# KVM is not used is said once for the whole run.  PAGES=1 digests the struct pages after the binds and the report
 # compares them with the first kernel's; the module of each commit is built
 # with that commit's headers (the worktree is moved there and back, as
 # build.sh moves it: do not run both at once).  A kernel
@@ -13,7 +15,7 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 PROG=bench-vm
-BENCH_VM_BIN=${BENCH_VM_BIN:-$OUT/bin}
+BENCH_VM_BIN=${BENCH_VM_BIN:-$BIN}
 
 if [ $# -gt 0 ]; then
 	commits=
@@ -29,7 +31,9 @@ else
 fi
 
 PAGES_CHECKOUT=1
-export PAGES_CHECKOUT
+# one run: run.sh says why KVM is not used for the first kernel only
+BENCH_VM_RUN=bench.sh-$$-$(date +%s)
+export PAGES_CHECKOUT BENCH_VM_RUN
 status=0 files=''
 for c in $commits; do
 	progress "$c" "bench-vm: start"

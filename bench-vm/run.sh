@@ -12,8 +12,16 @@
 #   --rebinds N      rebinds per driver [REBINDS=30]
 #   --cpu MODEL      QEMU -cpu, e.g. max, max,+fsrm, max,-erms [CPU=max]
 #   --accel A        auto (KVM if a probe boots a guest, else TCG), kvm, tcg
-#                    [ACCEL=auto]
-#   --timeout S      the watchdog: QEMU is killed after S seconds [TIMEOUT]
+#                    [ACCEL=auto]; the probe's verdict is cached per host
+#                    (see kvm_verdict below) [KVM_REPROBE=1 probes again]
+#   --clock C        the guest's clock: icount (TCG only: -icount
+#                    shift=0,sleep=off, the clock counts emulated
+#                    instructions at 1 ns each: exact, repeatable on any
+#                    host, not hardware time), wall, or auto: icount under
+#                    TCG, wall under KVM [CLOCK=auto]
+#   --timeout S      the watchdog: QEMU is killed S seconds after the
+#                    agent's hello [TIMEOUT]; before the hello it has
+#                    BOOT_TIMEOUT seconds [120]
 #   --results DIR    where records and logs go [out/bench-vm/<commit>]
 #   --agent-opt K=V  an agent option (agent.c opts[]), repeatable
 #   --pages          after the binds, digest the devices' struct pages with
@@ -28,14 +36,22 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 PROG=bench-vm
-BENCH_VM_BIN=${BENCH_VM_BIN:-$OUT/bin}
+BENCH_VM_BIN=${BENCH_VM_BIN:-$BIN}
 QEMU=${QEMU:-qemu-system-x86_64}
 
 NS_SIZE=${NS_SIZE:-100G}
 REBINDS=${REBINDS:-30}
 CPU=${CPU:-max}
 ACCEL=${ACCEL:-auto}
+CLOCK=${CLOCK:-auto}
 TIMEOUT=${TIMEOUT:-}
+# A guest under KVM or TCG says hello about a second after QEMU starts.
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-120}
+# The KVM probe: the same guest, so it also answers within a second or
+# two when KVM works; where /dev/kvm opens but nested KVM never runs a
+# guest, it waits this long once per host (the verdict is cached).
+KVM_PROBE_TIMEOUT=${KVM_PROBE_TIMEOUT:-10}
+KVM_PROBE_CACHE=${KVM_PROBE_CACHE:-$OUT/bench-vm/kvm-probe}
 # Guest RAM: with map=dev the struct pages live on the NVDIMMs, so the
 # guest itself needs little.
 GUEST_MEM_MB=${GUEST_MEM_MB:-512}
@@ -46,7 +62,7 @@ PAGES=${PAGES:-}
 NVDIMM_DIR=${NVDIMM_DIR:-/dev/shm}
 
 usage() {
-	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--timeout S] [--results DIR] [--agent-opt K=V]... [--pages] [--print-cmd] (COMMIT | --kernel BZIMAGE [--commit ID])"
+	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--timeout S] [--results DIR] [--agent-opt K=V]... [--pages] [--print-cmd] (COMMIT | --kernel BZIMAGE [--commit ID])"
 }
 
 commit='' kernel='' results='' agent_opts='' print_cmd=''
@@ -56,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--rebinds) REBINDS=${2?}; shift ;;
 	--cpu) CPU=${2?}; shift ;;
 	--accel) ACCEL=${2?}; shift ;;
+	--clock) CLOCK=${2?}; shift ;;
 	--timeout) TIMEOUT=${2?}; shift ;;
 	--results) results=${2?}; shift ;;
 	--kernel) kernel=${2?}; shift ;;
@@ -71,6 +88,9 @@ done
 [ -n "$commit" ] || [ -n "$kernel" ] || usage
 case $REBINDS in '' | *[!0-9]*) usage_die "--rebinds: '$REBINDS' is not a number" ;; esac
 case $ACCEL in auto | kvm | tcg) ;; *) usage_die "--accel: '$ACCEL' is not auto, kvm or tcg" ;; esac
+case $CLOCK in auto | icount | wall) ;; *) usage_die "--clock: '$CLOCK' is not auto, icount or wall" ;; esac
+[ "$ACCEL/$CLOCK" != kvm/icount ] ||
+	usage_die "--clock icount needs TCG (QEMU counts instructions only when it emulates them): use --accel tcg or auto, or --clock wall"
 case $agent_opts in *[!\ a-z0-9_=KMGx]*) usage_die "--agent-opt: only key=value with [a-z0-9_] keys and numbers" ;; esac
 
 # SIZE in bytes, QEMU's suffixes (K, M, G, T: powers of 1024).
@@ -103,13 +123,16 @@ for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
 done
 command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make deps' (qemu-system-x86)"
 
-# The watchdog's default: boot plus a generous per-bind allowance that
-# scales with the namespace size (TCG writes the struct pages at a few
-# GB/s at best); a hung guest ends there, not never.
+# The watchdog's default, counted from the agent's hello: a generous
+# per-bind allowance that scales with the namespace size (TCG writes the
+# struct pages at a few GB/s at best, icount somewhat slower); a hung
+# guest ends there, not never.
 if [ -z "$TIMEOUT" ]; then
 	TIMEOUT=$((120 + (REBINDS + 1) * 2 * (ns_bytes >> 30) / 8))
 fi
 case $TIMEOUT in '' | *[!0-9]*) usage_die "--timeout: '$TIMEOUT' is not a number of seconds" ;; esac
+case $BOOT_TIMEOUT in '' | *[!0-9]*) usage_die "BOOT_TIMEOUT: '$BOOT_TIMEOUT' is not a number of seconds" ;; esac
+case $KVM_PROBE_TIMEOUT in '' | *[!0-9]*) usage_die "KVM_PROBE_TIMEOUT: '$KVM_PROBE_TIMEOUT' is not a number of seconds" ;; esac
 
 mkdir -p "$results"
 # absolute: QEMU, kbuild's M= and the printed command must not depend on
@@ -141,8 +164,15 @@ piece_machine() {
 	arg -no-reboot -display none -monitor none
 }
 
+# piece_accel ACCEL CLOCK: -icount shift=0 makes the guest clock advance
+# 2^0 ns per emulated instruction, so every timing the guest takes is a
+# count of the work it did: the same on every host, loaded or idle;
+# sleep=off lets an idle guest jump to its next timer instead of waiting
+# in real time.  -smp 1 either way (icount runs one vCPU thread anyway).
 piece_accel() {
-	arg -accel "$1" -cpu "$CPU" -smp 1
+	arg -accel "$1"
+	[ "$2" != icount ] || arg -icount shift=0,sleep=off
+	arg -cpu "$CPU" -smp 1
 }
 
 piece_memory() {
@@ -181,28 +211,28 @@ piece_kernel() {
 	arg -append "console=ttyS0 loglevel=4 panic=-1 i8042.noaux=1 i8042.nokbd=1 i8042.nopnp=1 dyndbg=\"func memmap_init_zone_device +p\" -- $1"
 }
 
-# build_argv ACCEL DIR AGENT_OUT AGENT_OPTS
+# build_argv ACCEL CLOCK DIR AGENT_OUT AGENT_OPTS
 build_argv() {
 	ARGV=
 	piece_machine
-	piece_accel "$1"
+	piece_accel "$1" "$2"
 	piece_memory
-	piece_nvdimm 0 "$2/nvdimm0"
-	piece_nvdimm 1 "$2/nvdimm1"
-	piece_agent_port "$3"
+	piece_nvdimm 0 "$3/nvdimm0"
+	piece_nvdimm 1 "$3/nvdimm1"
+	piece_agent_port "$4"
 	piece_console "$console"
-	piece_kernel "$4"
+	piece_kernel "$5"
 }
 
-qpid='' reporter='' tmp=''
+qpid='' watcher='' tmp=''
 cleanup() {
-	# nothing may outlive us: the watchdog (and the QEMU under it), the
-	# progress reporter, the sparse files
+	# nothing may outlive us: the watchdog, the timeout(1) and the QEMU
+	# under it, the sparse files
+	[ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
 	if [ -n "$qpid" ]; then
 		kill -TERM "$qpid" 2>/dev/null || true
 		wait "$qpid" 2>/dev/null || true
 	fi
-	[ -z "$reporter" ] || kill "$reporter" 2>/dev/null || true
 	[ -z "$tmp" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -271,10 +301,21 @@ sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" "$initrd" ${modul
 [ -d "$NVDIMM_DIR" ] && [ -w "$NVDIMM_DIR" ] ||
 	die "nvdimm: $NVDIMM_DIR is not a writable directory: set NVDIMM_DIR"
 tmp=$(mktemp -d "$NVDIMM_DIR/bench-vm.XXXXXX")
+# resolve_clock ACCEL: the clock of a run under ACCEL
+resolve_clock() {
+	case $CLOCK/$1 in
+	auto/tcg) clock=icount ;;
+	auto/kvm) clock=wall ;;
+	icount/kvm) die "clock: icount was asked for but the guest runs under KVM (icount needs TCG): use --accel tcg or --clock wall" ;;
+	*) clock=$CLOCK ;;
+	esac
+}
+
 if [ -n "$print_cmd" ]; then
 	accel=$ACCEL
 	[ "$accel" != auto ] || accel=tcg
-	build_argv "$accel" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
+	resolve_clock "$accel"
+	build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
 	rm -rf "$tmp"
 	echo "# QEMU creates the NVDIMM files; make their directory first:"
 	echo "mkdir -p $(quote "$tmp")"
@@ -282,9 +323,24 @@ if [ -n "$print_cmd" ]; then
 	exit 0
 fi
 
-# run_qemu SECONDS LOG: QEMU under the watchdog; sets rc (124: timed out).
-# timeout(1) sends TERM, then KILL 5 s later if QEMU ignores it.
-run_qemu() {
+# The KVM probe: KVM only when /dev/kvm really boots a guest, the agent
+# with probe=1, which says hello and powers off.  (Nested KVM may open
+# /dev/kvm but never run a guest: then the probe waits out its timeout.)
+# What decides it is the host, not the kernel under test: its kernel,
+# QEMU, /dev/kvm and who opens it.  So the verdict is cached under that
+# key in KVM_PROBE_CACHE: one probe per host serves every kernel of a
+# run and the runs after it, until one of them changes (KVM_REPROBE=1
+# probes again).  The probe's console and QEMU log are kept beside it.
+kvm_key() {
+	printf 'host kernel: %s\n' "$(uname -srvm)"
+	printf 'qemu: %s\n' "$("$QEMU" --version 2>/dev/null | head -n 1)"
+	printf '/dev/kvm: %s\n' "$(stat -L -c '%F %t:%T mode %a uid %u gid %g' /dev/kvm 2>/dev/null || echo absent)"
+	printf 'user: %s\n' "$(id -u)"
+}
+
+# run_probe SECONDS LOG: the probe's QEMU under a plain timeout; sets rc
+# (124: timed out).  timeout(1) sends TERM, then KILL 5 s later.
+run_probe() {
 	limit=$1 log=$2
 	eval "set -- $ARGV"
 	timeout -k 5 "$limit" "$@" </dev/null >"$log" 2>&1 &
@@ -294,43 +350,83 @@ run_qemu() {
 	qpid=
 }
 
-# KVM only when /dev/kvm really boots a guest: the agent with probe=1
-# says hello and powers off.  (Nested KVM may open but not run guests.)
-kvm_works() {
+# kvm_probe BASE: boot the probe guest under KVM (BASE.console,
+# BASE.qemu.log); false, with the reason in $why, when it does not boot
+kvm_probe() {
 	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] || {
 		why="/dev/kvm is missing or not read-write"
 		return 1
 	}
 	: >"$tmp/probe.out"
-	# the probe's own console and QEMU log: the run's would overwrite them
 	main_console=$console
-	console=$results/probe-console.log
+	console=$1.console
 	: >"$console"
-	build_argv kvm "$tmp" "$tmp/probe.out" probe=1
-	run_qemu 60 "$results/probe-qemu.log"
+	build_argv kvm wall "$tmp" "$tmp/probe.out" probe=1
+	progress "$label" "accel: probing KVM (a guest that says hello and powers off, ${KVM_PROBE_TIMEOUT}s at most)"
+	run_probe "$KVM_PROBE_TIMEOUT" "$1.qemu.log"
 	console=$main_console
 	rm -f "$tmp/nvdimm0" "$tmp/nvdimm1"
 	grep -q '^hello' "$tmp/probe.out" || {
-		why="a probe guest did not boot with -accel kvm (exit $rc$([ -s "$results/probe-console.log" ] || echo ', no console output'), see $results/probe-qemu.log, probe-console.log)"
+		why="a probe guest did not say hello within ${KVM_PROBE_TIMEOUT}s under -accel kvm (exit $rc$([ -s "$1.console" ] || echo ', no console output'): /dev/kvm opens but runs no guest, as nested KVM does; see $1.qemu.log, $1.console)"
 		return 1
 	}
 }
 
+# kvm_verdict: sets verdict (kvm or tcg), why, when, vfile and probed (1
+# when this call probed), from the cache or a probe
+kvm_verdict() {
+	key=$(kvm_key)
+	vfile=$KVM_PROBE_CACHE/$(printf '%s\n' "$key" | sha256sum | cut -c1-16)
+	probed=
+	if [ "${KVM_REPROBE:-}" != 1 ] && [ -f "$vfile" ]; then
+		verdict=$(sed -n 1p "$vfile")
+		why=$(sed -n 2p "$vfile")
+		when=$(sed -n 3p "$vfile")
+		case $verdict in kvm | tcg) return 0 ;; esac
+	fi
+	mkdir -p "$KVM_PROBE_CACHE" || die "accel: cannot create $KVM_PROBE_CACHE"
+	probed=1
+	if kvm_probe "$vfile"; then
+		verdict=kvm why="a probe guest booted under -accel kvm"
+	else
+		verdict=tcg
+	fi
+	when=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	printf '%s\n%s\n%s\n%s\n' "$verdict" "$why" "$when" "$key" >"$vfile.$$" &&
+		mv "$vfile.$$" "$vfile" || die "accel: cannot write the probe's verdict to $vfile"
+}
+
+# say_why: why KVM is not used, in full once per run (BENCH_VM_RUN, set by
+# bench.sh and ci/run.sh; one run.sh alone is a run of its own), a
+# pointer to it for every other kernel
+say_why() {
+	run=${BENCH_VM_RUN:-run.sh-$$}
+	if [ -n "$probed" ] || [ "$(cat "$vfile.said" 2>/dev/null)" != "$run" ]; then
+		progress "$label" "accel: tcg: KVM is not used: $why (probed $when; the verdict is cached in $vfile for this host kernel, QEMU and /dev/kvm: KVM_REPROBE=1 probes again)"
+		printf '%s\n' "$run" >"$vfile.said" || die "accel: cannot write $vfile.said"
+	else
+		progress "$label" "accel: tcg (KVM is not used: see above, or $vfile)"
+	fi
+}
+
 case $ACCEL in
 auto)
-	why=
-	if kvm_works; then
-		accel=kvm
-	else
-		accel=tcg
-		progress "$label" "accel: tcg: $why (TCG timings show relative change only)"
-	fi
+	kvm_verdict
+	accel=$verdict
+	[ "$accel" = kvm ] || say_why
 	;;
 kvm)
-	kvm_works || die "accel: kvm was asked for but $why"
+	kvm_verdict
+	[ "$verdict" = kvm ] ||
+		die "accel: kvm was asked for but $why (probed $when, cached in $vfile: KVM_REPROBE=1 probes again)"
 	accel=kvm
 	;;
 tcg) accel=tcg ;;
+esac
+resolve_clock "$accel"
+case $clock in
+icount) clock_label="$accel-icount (emulated instructions at 1 ns each, not hardware time)" ;;
+*) clock_label="$accel, wall clock$([ "$accel" != tcg ] || echo ' (TCG: relative change only)')" ;;
 esac
 
 # Free-space preflight: the struct pages of map=dev (64 bytes per 4 KiB
@@ -347,38 +443,76 @@ if [ "$(stat -f -c %T "$tmp")" = tmpfs ]; then
 		die "preflight: $NVDIMM_DIR is tmpfs and the host has $((mem_kb >> 10)) MiB available, $((need_kb >> 10)) MiB needed: set NVDIMM_DIR to a disk directory or a smaller NS_SIZE"
 fi
 
+# watch WHY_FILE: the watchdog and the progress reporter of the run, in
+# the background.  QEMU has BOOT_TIMEOUT seconds until the agent's hello,
+# then TIMEOUT seconds for the rest, so how fast a machine boots never
+# decides whether a run is cut; on expiry it writes why to WHY_FILE and
+# sends TERM to timeout(1), which passes it to QEMU and sends KILL 5 s
+# later.  Its sleep runs in the background so that the TERM which ends
+# the watcher interrupts the wait and the sleep is not left behind.
+watch() {
+	sp=
+	trap 'kill "$sp" 2>/dev/null; exit 0' TERM
+	start=$(date +%s) hello='' n=0
+	while kill -0 "$qpid" 2>/dev/null; do
+		now=$(date +%s)
+		if [ -z "$hello" ] && grep -q '^hello' "$agent_out"; then
+			hello=$now
+		fi
+		if [ -z "$hello" ] && [ $((now - start)) -ge "$BOOT_TIMEOUT" ]; then
+			echo "watchdog: no hello from the agent ${BOOT_TIMEOUT}s after QEMU started (a kernel that does not boot: see $console; or raise BOOT_TIMEOUT=); QEMU killed" >"$1"
+		elif [ -n "$hello" ] && [ $((now - hello)) -ge "$TIMEOUT" ]; then
+			echo "watchdog: QEMU killed ${TIMEOUT}s after the agent's hello (a hung guest, or raise TIMEOUT=); partial results kept" >"$1"
+		fi
+		if [ -s "$1" ]; then
+			kill -TERM "$qpid" 2>/dev/null
+			exit 0
+		fi
+		n=$((n + 1))
+		if [ $((n % 15)) = 0 ]; then
+			step=$(grep '^step' "$agent_out" | tail -n 1 | cut -f2 | cut -d= -f2)
+			progress "$label" "$(grep -c '^sample' "$agent_out") samples, step ${step:-boot (no hello yet)}"
+		fi
+		sleep 1 &
+		sp=$!
+		wait "$sp"
+	done
+}
+
 # No host-side prefault of the files: QEMU needs them at full size and
 # its own mapping faults pages in on first touch anyway, so the first
 # binding includes host page faults that rebinds do not (tried: fallocate
 # of the struct page area changed nothing measurable at 8G).
 : >"$agent_out"
 : >"$console"
-build_argv "$accel" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
+build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
 printf '%s\n' "${ARGV# }" >"$results/qemu-cmd.txt"
-progress "$label" "boot: $accel, cpu $CPU, 2 NVDIMMs of $NS_SIZE in $NVDIMM_DIR, $REBINDS rebinds, watchdog ${TIMEOUT}s"
-# Progress while QEMU runs: the agent's last step and samples so far.
-# Its sleep runs in the background so that the TERM which ends the
-# reporter interrupts the wait and the sleep is not left behind.
-(
-	sp=
-	trap 'kill "$sp" 2>/dev/null; exit 0' TERM
-	while :; do
-		sleep 15 &
-		sp=$!
-		wait "$sp"
-		progress "$label" "$(grep -c '^sample' "$agent_out") samples, step $(grep '^step' "$agent_out" | tail -n 1 | cut -f2 | cut -d= -f2)"
-	done
-) &
-reporter=$!
+progress "$label" "boot: $clock_label, cpu $CPU, 2 NVDIMMs of $NS_SIZE in $NVDIMM_DIR, $REBINDS rebinds, watchdog ${TIMEOUT}s after the agent's hello"
+wd=$results/watchdog.txt
+rm -f "$wd"
 t0=$(date +%s)
-run_qemu "$TIMEOUT" "$results/qemu.log"
-kill "$reporter" 2>/dev/null || true
-reporter=
+eval "set -- $ARGV"
+# the hard limit, should the watcher itself fail
+hard=$((BOOT_TIMEOUT + TIMEOUT + 60))
+timeout -k 5 "$hard" "$@" </dev/null >"$results/qemu.log" 2>&1 &
+qpid=$!
+watch "$wd" &
+watcher=$!
+rc=0
+# (timeout(1) ends by the signal the watchdog sent it: the shell's
+# "Terminated" note is noise, the watchdog's own words follow)
+wait "$qpid" 2>/dev/null || rc=$?
+qpid=
+kill "$watcher" 2>/dev/null || true
+wait "$watcher" 2>/dev/null || true
+watcher=
 wall=$(($(date +%s) - t0))
 
 host_error=
-if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-	host_error="watchdog: QEMU killed after ${TIMEOUT}s (a hung guest, or raise TIMEOUT=); partial results kept"
+if [ -s "$wd" ]; then
+	host_error=$(cat "$wd")
+elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	host_error="watchdog: QEMU killed after ${hard}s, the hard limit (BOOT_TIMEOUT + TIMEOUT + 60); partial results kept"
 elif [ "$rc" != 0 ]; then
 	host_error="qemu: exited with status $rc: $(tail -n 3 "$results/qemu.log" | tr '\n' ' ')"
 fi
@@ -403,12 +537,12 @@ if [ -n "$guest_flags" ]; then
 fi
 
 crc=0
-"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --cpu-model "$CPU" \
+"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --cpu-model "$CPU" \
 	--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
 	"$agent_out" >"$results/records.jsonl.tmp" 2>"$results/collect.err" || crc=$?
 mv "$results/records.jsonl.tmp" "$results/records.jsonl"
 if [ "$crc" != 0 ]; then
 	cat "$results/collect.err" >&2
-	die "run: $label failed after ${wall}s ($accel): records in $results/records.jsonl, console in $console"
+	die "run: $label failed after ${wall}s ($accel, clock $clock): records in $results/records.jsonl, console in $console"
 fi
-progress "$label" "done in ${wall}s ($accel): $(grep -c '^sample' "$agent_out") samples in $results/records.jsonl"
+progress "$label" "done in ${wall}s ($accel, clock $clock): $(grep -c '^sample' "$agent_out") samples in $results/records.jsonl"

@@ -1,34 +1,62 @@
 # bench-vm/testlib.sh: what the bench-vm tests (tests/t03*.t) share.
 # Source it after tests/lib.sh.
 #
-#   KERNEL=$(bench_vm_kernel) || test_skip ...   a bootable bzImage
-#   no_qemu_under DIR                            no process mentions DIR
+#   KERNEL=$(bench_vm_kernel) || { no_kernel 'title'...; done_testing; exit; }
+#                                the series head's bzImage, as t0050 built
+#                                it; without it every VM test fails
+#   no_qemu_under DIR            no process mentions DIR
 #   records_check FILE 'python expression'       assert on the records
 BENCH_VM_BIN=$BIN
 export BENCH_VM_BIN
+# shellcheck disable=SC2034 # used by the tests that source this
 RUN="sh $TOP/bench-vm/run.sh"
 
-# A kernel that built: $BENCH_VM_KERNEL, else the base's or any commit's
-# under out/build (make build) or the tests' own builds (t0050).
+# bench_vm_kernel: the bzImage of the series head ($REF_NS/series in the
+# tests' worktree), which t0050 builds into $OUT/build/<head>: the VM
+# tests boot the series as it stands, never the base or a stale build of
+# the user's.  Missing, it says why on stderr and fails.
 bench_vm_kernel() {
-	if [ -n "${BENCH_VM_KERNEL:-}" ]; then
-		printf '%s\n' "$BENCH_VM_KERNEL"
-		return 0
+	head=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series^{commit}" 2>/dev/null) || {
+		echo "no series head: $REF_NS/series is not set in $WORKTREE (t0005 and t0030 set it up)" >&2
+		return 1
+	}
+	k=$OUT/build/$head/arch/x86/boot/bzImage
+	if [ ! -f "$k" ] || [ "$(cat "$OUT/build/$head/result" 2>/dev/null)" != ok ]; then
+		echo "no kernel of the series head $head: $k is missing or did not build (t0050 builds it)" >&2
+		return 1
 	fi
-	base=$(git -C "$TOP/kernel-tree" rev-parse -q --verify refs/x86-copy-series/base) || base=none
-	for d in "$TOP/out/build/$base" "$TOP"/out/build/* "$TEST_OUT"/build/*; do
-		if [ -f "$d/arch/x86/boot/bzImage" ] && [ "$(cat "$d/result" 2>/dev/null)" = ok ]; then
-			printf '%s\n' "$d/arch/x86/boot/bzImage"
-			return 0
-		fi
+	printf '%s\n' "$k"
+}
+
+# no_kernel TITLE...: without the head's kernel the VM tests cannot run:
+# each of them fails (in CI a missing kernel is a failure, not a pass)
+no_kernel() {
+	why=$(bench_vm_kernel 2>&1 >/dev/null)
+	for t; do
+		diag "$why"
+		test_result fail "$t"
 	done
-	return 1
 }
 
 # no_qemu_under DIR: nothing still running was started with DIR in its
 # command line (the runner's private NVDIMM directory lives under DIR).
+# Without pgrep nothing can be told, and that is a failure, not a pass.
 no_qemu_under() {
-	if pgrep -af -- "$1" | grep -v pgrep; then
+	command -v pgrep >/dev/null || {
+		echo "no_qemu_under: pgrep is missing (Debian procps): cannot tell what is still running"
+		return 1
+	}
+	rc=0
+	list=$(pgrep -af -- "$1") || rc=$?
+	case $rc in
+	0) ;;
+	1) return 0 ;;
+	*)
+		echo "no_qemu_under: pgrep -af failed (exit $rc)"
+		return 1
+		;;
+	esac
+	if printf '%s\n' "$list" | grep -v pgrep; then
 		echo "still running under $1"
 		return 1
 	fi

@@ -73,7 +73,7 @@ step_checks_run() {
 
 step_bench_vm_inputs() {
 	echo "commit $1"
-	echo "ns_size $NS_SIZE rebinds $REBINDS cpu $CPU accel $ACCEL"
+	echo "ns_size $NS_SIZE rebinds $REBINDS cpu $CPU accel $ACCEL clock $CLOCK"
 	files_hash "$OUT/build/$1/arch/x86/boot/bzImage" "$TOP/bench-vm/run.sh" \
 		"$BIN/bench-vm-agent" "$BIN/bench-vm-collect"
 }
@@ -83,7 +83,7 @@ step_bench_vm_run() {
 	[ "$(cat "$OUT/build/$c/result" 2>/dev/null)" = ok ] ||
 		skip "$dir" "no kernel: the build of $c did not succeed ($OUT/build/$c/result)" || return
 	sh "$TOP/bench-vm/run.sh" --ns-size "$NS_SIZE" --rebinds "$REBINDS" \
-		--cpu "$CPU" --accel "$ACCEL" --results "$dir" "$c"
+		--cpu "$CPU" --accel "$ACCEL" --clock "$CLOCK" --results "$dir" "$c"
 }
 
 # -- bench: the host microbenchmarks of the commit's copy routines

@@ -1,13 +1,12 @@
 #!/bin/sh
-# bench-vm: a failure inside the guest (the kernel refuses an align) ends
-# the run at once with a clear error, an error record, the samples taken
+# bench-vm, on the series head's kernel: a failure inside the guest (the
+# kernel refuses an align) ends the run at once with a clear error, an error record, the samples taken
 # so far, and no QEMU left running.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 2
 if ! KERNEL=$(bench_vm_kernel); then
-	test_skip "a guest failure" "no kernel built: run 'make build' (or set BENCH_VM_KERNEL)"
-	test_skip "an unknown agent option" "no kernel built"
+	no_kernel "a guest failure" "an unknown agent option"
 	done_testing
 	exit
 fi
