@@ -110,17 +110,20 @@ configure() {
 		cfg=$CDIR/obj/fragment.config
 		if [ ! -f "$cfg" ]; then
 			progress config "no $OUT/build/$cfg_c/.config (make build): tinyconfig + $FRAGMENT"
-			make -s -C "$CT" O="$CDIR/obj/kconfig" tinyconfig >/dev/null &&
-			"$CT/scripts/kconfig/merge_config.sh" -m -O "$CDIR/obj/kconfig" \
-				"$CDIR/obj/kconfig/.config" "$FRAGMENT" >/dev/null &&
-			make -s -C "$CT" O="$CDIR/obj/kconfig" olddefconfig >/dev/null &&
+			kconfig_fragment "$CT" "$CDIR/obj/kconfig" "$FRAGMENT" &&
 			cp "$CDIR/obj/kconfig/.config" "$cfg" || die "config: tinyconfig + $FRAGMENT failed"
 		fi
 	fi
 	if ! cmp -s "$cfg" "$o/source.config"; then
+		# shellcheck disable=SC2086 # $llvm: empty or LLVM=1
 		cp "$cfg" "$o/.config" && cp "$cfg" "$o/source.config" &&
 		make -s -C "$CT" O="$o" $llvm olddefconfig >/dev/null ||
 			die "config: olddefconfig in $o failed"
+		# clang's olddefconfig may drop what depends on the compiler
+		kconfig_verify "$o/.config" "$FRAGMENT" || {
+			rm -f "$o/source.config"
+			die "config: the ${3:-gcc} configuration of $o lost an option of $FRAGMENT"
+		}
 	fi
 }
 

@@ -11,7 +11,9 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-FRAGMENT=$TOP/bench-vm/kernel.config
+# FRAGMENT=<file>: another fragment (bench-vm/kasan.sh passes
+# kernel.config with kasan.config appended)
+FRAGMENT=${FRAGMENT:-$TOP/bench-vm/kernel.config}
 JOBS=${JOBS:-$(nproc)}
 BUILD_TARGETS=${BUILD_TARGETS:-bzImage}
 
@@ -42,20 +44,6 @@ warnings_of() {
 		LC_ALL=C sort || true
 }
 
-configure() {
-	o=$1
-	make -s -C "$WORKTREE" O="$o" tinyconfig >/dev/null &&
-	"$WORKTREE/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$FRAGMENT" >/dev/null &&
-	make -s -C "$WORKTREE" O="$o" olddefconfig >/dev/null || return 1
-	# merge_config only warns when an option does not stick: we fail.
-	grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT" | while read -r want; do
-		grep -qx "$want" "$o/.config" || {
-			echo "config: '$want' from $FRAGMENT did not take effect (a missing dependency?)" >&2
-			return 1
-		}
-	done
-}
-
 # build_one COMMIT: 0 built, 1 failed; writes result, time and warnings
 build_one() {
 	c=$1
@@ -66,7 +54,7 @@ build_one() {
 	start=$(date +%s)
 	rc=0
 	{
-		configure "$o" &&
+		kconfig_fragment "$WORKTREE" "$o" "$FRAGMENT" &&
 		make -C "$WORKTREE" O="$o" -j"$JOBS" CC="ccache gcc" \
 			KBUILD_BUILD_TIMESTAMP="$PIN_DATE" KBUILD_BUILD_USER=x86-copy-series \
 			KBUILD_BUILD_HOST=build $BUILD_TARGETS

@@ -24,6 +24,27 @@ GIT_CONFIG_NOSYSTEM=1
 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
 
+# The maintainer's identity, "Name <address>", for the mails export.sh
+# writes and send.sh sends: FROM if set; else user.name and user.email of
+# the user's own git configuration (read past the two settings above,
+# which are for the toolkit's other git calls); else SERIES_IDENT_DEFAULT,
+# a placeholder that is no one's address (the series' own patches carry
+# it until a maintainer exports them).
+SERIES_IDENT_DEFAULT='x86-copy-series <x86-copy-series@example.org>'
+series_ident() {
+	if [ -n "${FROM:-}" ]; then
+		printf '%s\n' "$FROM"
+		return 0
+	fi
+	si_name=$(unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL; git -C "$TOP" config user.name) || si_name=
+	si_email=$(unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL; git -C "$TOP" config user.email) || si_email=
+	if [ -n "$si_email" ]; then
+		printf '%s<%s>\n' "${si_name:+$si_name }" "$si_email"
+	else
+		printf '%s\n' "$SERIES_IDENT_DEFAULT"
+	fi
+}
+
 # The toolkit's external dependencies: name, then packages (tests give
 # another list).
 DEPS_LIST=${DEPS_LIST:-$TOP/scripts/deps.list}
@@ -203,6 +224,35 @@ commit_list() {
 		echo "$b"
 		kgit rev-list --reverse "$b..$h"
 	fi
+}
+
+# kconfig_verify CONFIG FRAGMENT: every option FRAGMENT sets is in CONFIG
+# as it is set there (merge_config.sh and olddefconfig only warn, or say
+# nothing, when a dependency drops one)
+kconfig_verify() {
+	grep -E '^CONFIG_[A-Za-z0-9_]+=' "$2" | while read -r want; do
+		grep -qxF "$want" "$1" || {
+			echo "$PROG: config: '$want' from $2 did not take effect in $1 (a missing dependency?)" >&2
+			return 1
+		}
+	done
+}
+
+# kconfig_fragment SRC O FRAGMENT [MAKE_ARG...]: O/.config for the tree at
+# SRC: tinyconfig, then FRAGMENT merged, then olddefconfig (with MAKE_ARGs
+# such as LLVM=1), then kconfig_verify.  The one way build, checks and
+# KUnit configure a kernel.
+kconfig_fragment() {
+	src=$1 o=$2 frag=$3
+	shift 3
+	mkdir -p "$o" &&
+	make -s -C "$src" O="$o" "$@" tinyconfig >/dev/null &&
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$frag" >/dev/null &&
+	make -s -C "$src" O="$o" "$@" olddefconfig >/dev/null || {
+		echo "$PROG: config: tinyconfig + $frag in $o failed" >&2
+		return 1
+	}
+	kconfig_verify "$o/.config" "$frag"
 }
 
 # Fixed committer identity and date: re-applying gives the same commit ids.

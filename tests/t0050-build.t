@@ -8,7 +8,7 @@ BUILD="sh $TOP/scripts/build.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-plan 3
+plan 4
 
 test_expect_success 'the series head builds a bzImage with the fragment in its .config; the series summary is left alone' '
 	rm -f "$OUT/build/summary.txt" && $BUILD "$HEAD" >out && cat out &&
@@ -46,5 +46,12 @@ test_expect_success 'a new warning is reported against the parent; a broken comm
 	grep_err "bisect: 1 of 3 commits do not build" &&
 	[ "$(cat "$OUT/build/$broken/result")" = fail ] && [ "$(cat "$OUT/build/$warn/result")" = ok ] &&
 	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ]
+'
+test_expect_success 'a fragment option that does not take effect fails the build, named' '
+	same=$(commit_with "$BASE" Makefile "s/^NAME = .*/&/" "test: the base once more") &&
+	{ cat "$TOP/bench-vm/kernel.config" && echo CONFIG_XCS_NO_SUCH_OPTION=y; } >frag &&
+	FRAGMENT=$SCRATCH/frag BUILD_TARGETS=init/version.o expect_fail $BUILD "$same" &&
+	grep_err "config: .CONFIG_XCS_NO_SUCH_OPTION=y. from $SCRATCH/frag did not take effect" &&
+	[ "$(cat "$OUT/build/$same/result")" = fail ]
 '
 done_testing
