@@ -42,6 +42,7 @@ icount() {
 
 # exact PARENT COMMIT: 30 samples each of one value, clock icount
 exact() {
+	# shellcheck disable=SC2046 # one sample a word
 	commits &&
 	samples $P $(seq 30 | sed "s/.*/$1/") | icount >r.jsonl &&
 	samples $C $(seq 30 | sed "s/.*/$2/") | icount >>r.jsonl
@@ -87,8 +88,9 @@ test_expect_success '20% slower but noise makes it insignificant: passes' '
 '
 
 test_expect_success 'faster (ms) passes; lower bandwidth (GB/s) is worse and fails' '
-	pair 100 2 80 2 && "$REPORT" --commits commits.txt --gate-pct 5 --json r.json r.jsonl >/dev/null &&
+	pair 100 2 80 2 && "$REPORT" --commits commits.txt --gate-pct 5 --json r.json r.jsonl >out &&
 	is "$(vs_parent pct)" "x < -18" &&
+	grep -q "p <0.0001 < 0.05, not worse (-[12][0-9]\.[0-9]%), the threshold 5%: pass$" out &&
 	pair 100 2 80 2 GB/s && expect_fail "$REPORT" --commits commits.txt --gate-pct 5 r.jsonl &&
 	grep_err "(1[89]|2[0-9])\.[0-9]% worse"
 '
@@ -122,7 +124,7 @@ test_expect_success 'icount rows: 2% slower fails by the exact rule at 1%, witho
 	expect_fail "$REPORT" --commits commits.txt --gate-pct 5 --gate-pct-tcg 25 --gate-pct-icount 1 \
 		--markdown r.md --json r.json r.jsonl && cp out r.txt &&
 	is "$(vs_parent pct)" "x > 1.999 && x < 2.001" && [ "$(vs_parent p)" = None ] && [ "$(vs_parent rule)" = exact ] &&
-	grep_err "is 2\.0% worse than in the parent 111111111111 \(exact rule \(tcg-icount: same figures every boot, no test\): \+2\.0% over the 1% threshold\)" &&
+	grep_err "is 2\.0% worse than in the parent 111111111111 \(exact rule \(tcg-icount: same figures every boot, no test\): \+2\.0% worse, over the 1% threshold\)" &&
 	grep -q "tcg-icount rows (emulated instructions at 1 ns each, not hardware time: exact, the same figures every boot): by more than 1%, without a test" r.md &&
 	grep -q "| exact rule (tcg-icount: .* | REGRESSION |" r.md &&
 	grep -q "\[tcg-icount, cpu\]" r.txt && no_nan
@@ -132,10 +134,10 @@ test_expect_success 'icount rows: 0.5% slower passes; --gate-pct-icount 3 lets 2
 	exact 1115 1120.575 &&
 	"$REPORT" --commits commits.txt --gate-pct 5 --markdown r.md --json r.json r.jsonl >r.txt 2>err &&
 	is "$(vs_parent pct)" "x > 0.499 && x < 0.501" && [ "$(vs_parent rule)" = exact ] &&
-	grep -q "+0.5% within the 1% threshold: pass$" r.txt && no_nan &&
+	grep -q "+0.5% worse, within the 1% threshold: pass$" r.txt && no_nan &&
 	exact 1115 1137.3 &&
 	"$REPORT" --commits commits.txt --gate-pct 5 --gate-pct-icount 3 r.jsonl >r.txt 2>err &&
-	grep -q "+2.0% within the 3% threshold: pass$" r.txt
+	grep -q "+2.0% worse, within the 3% threshold: pass$" r.txt
 '
 
 test_expect_success 'a TCG wall-clock row keeps its own rule: 2% slower with noise passes at 25%, constant samples by size' '
@@ -146,7 +148,7 @@ test_expect_success 'a TCG wall-clock row keeps its own rule: 2% slower with noi
 	commits && samples $P 100 100 100 >r.jsonl && samples $C 130 130 130 >>r.jsonl &&
 	expect_fail "$REPORT" --commits commits.txt --gate-pct 5 --gate-pct-tcg 25 --json r.json r.jsonl &&
 	[ "$(vs_parent rule)" = constant ] && [ "$(vs_parent p)" = None ] &&
-	grep_err "size rule \(sd 0 on both sides, no test; TCG wall clock\): \+30\.0% over the 25% threshold"
+	grep_err "size rule \(sd 0 on both sides, no test; TCG wall clock\): \+30\.0% worse, over the 25% threshold"
 '
 
 test_expect_success 'an acknowledgement accepts its commit and metric up to its change, with its reason; nothing else' '

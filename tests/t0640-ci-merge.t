@@ -45,6 +45,7 @@ test_expect_success 'TCG runs of two hosts: a column per host CPU, named guest o
 
 # icount_host SAMPLE HOST_CPU [COMMIT]: an exact (icount) bench-vm record
 icount_host() {
+	# shellcheck disable=SC2046 # one sample a word
 	sh "$REC" bench-vm nd_pmem/rebind memmap_init_ms ms "${3:-$B}" tcg "QEMU TCG CPU version 2.5+" vm "{}" \
 		$(seq 5 | sed "s/.*/$1/") |
 		sed "s/,\"host\":/,\"host_cpu\":{\"model_name\":\"$2\"},\"host\":/; s/\"accel\":\"tcg\"/\"accel\":\"tcg\",\"clock\":\"icount\"/"
