@@ -1485,7 +1485,8 @@ static void merge_md(FILE *f)
 		fputs("\ntcg-icount cells (" ICOUNT_NOTE "; e: exact, no test):\n", f);
 		fputs("the same kernel under the same QEMU should give the same samples on\n", f);
 		fputs("any host; the last column says whether the hosts agree exactly, and\n", f);
-		fputs("DIFFER where not.\n", f);
+		fputs("DIFFER where not.\n\n", f);
+		fputs(ICOUNT_CAVEAT "\n", f);
 	}
 }
 
