@@ -9,8 +9,9 @@
 # /bench_vm_pages.ko, which the agent loads when asked (pages=1).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck disable=SC2034 # die (scripts/lib.sh) names it
 PROG=bench-vm-initramfs
-GEN_INIT_CPIO=${GEN_INIT_CPIO:-${BENCH_VM_BIN:-$OUT/bin}/gen_init_cpio}
+GEN_INIT_CPIO=${GEN_INIT_CPIO:-${BENCH_VM_BIN:-$BIN}/gen_init_cpio}
 
 [ $# = 2 ] || [ $# = 3 ] || usage_die "initramfs.sh AGENT OUTPUT.cpio [MODULE.ko]"
 agent=$1 out=$2 module=${3:-}
@@ -26,16 +27,33 @@ list=$out.list
 # One entry a line: type, path, (source,) mode, uid, gid (usr/gen_init_cpio.c).
 # /dev/console exists before devtmpfs is mounted, so the kernel can open
 # PID 1's stdin/stdout/stderr on it.
-cat >"$list" <<LIST
+{
+	cat <<LIST
 dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 dir /proc 0555 0 0
 dir /sys 0555 0 0
 file /init $agent 0755 0 0
 LIST
-[ -z "$module" ] || echo "file /bench_vm_pages.ko $module 0644 0 0" >>"$list"
-"$GEN_INIT_CPIO" -t 0 "$list" >"$out.tmp" || {
-	rm -f "$out.tmp"
-	die "initramfs: $GEN_INIT_CPIO $list failed"
+	[ -z "$module" ] || echo "file /bench_vm_pages.ko $module 0644 0 0"
+} | cat >"$list" || {
+	rm -f "$list"
+	die "initramfs: writing $list failed (the reason is above: a full disk?)"
 }
-mv "$out.tmp" "$out"
+# gen_init_cpio writes with stdio and never checks the flush at its exit,
+# so a full disk would give a cut archive and exit 0: its output goes
+# through cat, which reports a failed write, and its own status comes
+# back on fd 3.
+rc=$( { { "$GEN_INIT_CPIO" -t 0 "$list" || echo "gen_init_cpio exit $?" >&3; } |
+	cat >"$out.tmp" || echo "write" >&3; } 3>&1)
+case $rc in
+'') mv "$out.tmp" "$out" || { rm -f "$out.tmp"; die "initramfs: cannot rename $out.tmp to $out"; } ;;
+*write*)
+	rm -f "$out.tmp"
+	die "initramfs: writing $out.tmp failed (the reason is above: a full disk?)"
+	;;
+*)
+	rm -f "$out.tmp"
+	die "initramfs: $GEN_INIT_CPIO $list failed ($rc)"
+	;;
+esac
