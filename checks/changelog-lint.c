@@ -152,7 +152,29 @@ static void rule_signoff(const struct patch *p)
 			"the author <%s> has no Signed-off-by: line", author);
 }
 
-/* <= 75 columns (tabs to 8); URLs, quoted lines and Fixes: exempt */
+/*
+ * A trailer that cannot be wrapped, as checkpatch exempts it: a tag ending
+ * in "-by" (Signed-off-by: with a long name and address), Cc:, Link:,
+ * Closes:
+ */
+static int is_trailer(const char *line, size_t len)
+{
+	static const char *const tags[] = { "Cc", "Link", "Closes" };
+	size_t i, n = 0;
+
+	while (n < len && (isalnum((unsigned char)line[n]) || line[n] == '-'))
+		n++;
+	if (!n || n + 1 >= len || line[n] != ':' || line[n + 1] != ' ')
+		return 0;
+	if (n > 3 && !memcmp(line + n - 3, "-by", 3))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(tags); i++)
+		if (strlen(tags[i]) == n && !memcmp(line, tags[i], n))
+			return 1;
+	return 0;
+}
+
+/* <= 75 columns (tabs to 8); URLs, quoted lines, Fixes: and trailers exempt */
 static void rule_line_length(const struct patch *p)
 {
 	const char *q = p->log, *line;
@@ -163,7 +185,7 @@ static void rule_line_length(const struct patch *p)
 	while (*q) {
 		len = next_line(&q, &line);
 		n++;
-		if (line[0] == '>' || !strncmp(line, "Fixes: ", 7))
+		if (line[0] == '>' || !strncmp(line, "Fixes: ", 7) || is_trailer(line, len))
 			continue;
 		cols = 0;
 		for (i = 0; i < len; i++) {
@@ -250,7 +272,8 @@ static const struct rule {
 } rules[] = {
 	{ "subject", "subject prefix 'area: summary' or 'area/sub: summary'", rule_subject },
 	{ "signoff", "the author (From:) has a Signed-off-by: line", rule_signoff },
-	{ "line-length", "changelog lines <= 75 columns (URLs, quotes exempt)", rule_line_length },
+	{ "line-length", "changelog lines <= 75 columns (URLs, quotes, trailers exempt)",
+	  rule_line_length },
 	{ "asm-numbers", "arch/x86/lib, asm/string*.h: hardware, before/after numbers",
 	  rule_asm_numbers },
 };

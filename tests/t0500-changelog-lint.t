@@ -66,7 +66,7 @@ $SOB" arch/x86/include/asm/string_64.h >one-number.mbox &&
 	! grep -q "names no hardware" out
 '
 
-test_expect_success 'subject prefix and 75 columns; URLs and quotes exempt' '
+test_expect_success 'subject prefix and 75 columns; URLs, quotes and trailers exempt' '
 	long=$(printf "%076d" 0) &&
 	mail "[PATCH v2 3/7] Fix the thing" "$AUTHOR" "Body.
 
@@ -75,6 +75,8 @@ $SOB" mm/a.c >subject.mbox &&
 
 > quoted $long
 Link: https://lore.kernel.org/r/$long
+Reviewed-by: Reviewer $long <r@example.org>
+Cc: Someone $long <c@example.org>
 $SOB" mm/a.c >long.mbox &&
 	expect_fail $LINT subject.mbox &&
 	grep -q "subject: .Fix the thing. is not .area: summary." out &&
