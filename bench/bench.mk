@@ -9,8 +9,8 @@
 # routines into $(OUT)/bench/<commit>/variants.so, which it loads.
 
 BENCH_SRC = bench/copy-bench.c bench/experiments.c bench/selftest.c \
-	    bench/stats.c bench/ntstore.S
-BENCH_DEPS = $(BENCH_SRC) bench/bench.h bench/stats.h bench/variants.def \
+	    lib/stats.c bench/ntstore.S
+BENCH_DEPS = $(BENCH_SRC) bench/bench.h lib/stats.h bench/variants.def \
 	     bench/claims.def
 
 TOOLS += $(BIN)/copy-bench
@@ -23,7 +23,7 @@ $(OUT)/bench/obj/record.o: $(LIB_RECORD) $(OUT)/cflags
 $(BIN)/copy-bench: $(BENCH_DEPS) $(OUT)/bench/obj/record.o $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $(BENCH_SRC) $(OUT)/bench/obj/record.o -ljson-c -lgsl -lgslcblas
+	$(Q)$(CC) $(CFLAGS) -o $@ $(BENCH_SRC) $(OUT)/bench/obj/record.o -ljson-c -lgsl -lgslcblas -lm
 
 .PHONY: bench bench-list
 

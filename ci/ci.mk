@@ -11,8 +11,8 @@
 # A step whose inputs (commit, options, tools) did not change is skipped:
 # $(OUT)/ci/<commit>/<step>.stamp holds the hash of its inputs.
 
-CI_SRC = ci/report.c ci/records.c ci/stats.c
-CI_DEPS = $(CI_SRC) ci/records.h ci/stats.h ci/claims.def bench/claims.def lib/record.h
+CI_SRC = ci/report.c ci/records.c lib/stats.c
+CI_DEPS = $(CI_SRC) ci/records.h lib/stats.h ci/claims.def bench/claims.def lib/record.h
 CI_LIBS = -ljson-c -lgsl -lgslcblas -lm
 
 TOOLS += $(BIN)/ci-report $(BIN)/ci-record

@@ -101,7 +101,7 @@ static const struct ci_claim ci_claims[] = {
 struct cell {
 	double *x;
 	size_t n, cap;
-	struct ci_summary s;
+	struct stats s;
 	int exact;		/* every record of it has clock "icount" */
 	const struct ci_record *first;	/* its first record */
 	int runs_differ;	/* exact, but its records' samples differ */
@@ -131,7 +131,7 @@ enum rule {
 struct cmp {
 	int valid;
 	double pct, p;		/* p: NAN unless rule is RULE_WELCH */
-	struct ci_welch w;
+	struct stats_welch w;
 	enum rule rule;
 };
 
@@ -476,7 +476,7 @@ static void build_rows(const struct ci_records *rs, int fixed_cols)
 	}
 	for (i = 0; i < R.nrows; i++)
 		for (j = 0; j < R.ncols; j++)
-			if (ci_summarize(R.rows[i].cells[j].x, R.rows[i].cells[j].n,
+			if (stats_summary(R.rows[i].cells[j].x, R.rows[i].cells[j].n,
 					 &R.rows[i].cells[j].s))
 				die("memory: out of memory");
 }
@@ -488,7 +488,7 @@ static void compare(const struct cell *a, const struct cell *b, struct cmp *c)
 	if (!a->n || !b->n)
 		return;
 	c->valid = 1;
-	c->pct = ci_pct(a->s.mean, b->s.mean);
+	c->pct = stats_pct(a->s.mean, b->s.mean);
 	c->w.t = NAN;
 	c->w.df = NAN;
 	c->w.p = NAN;
@@ -506,7 +506,7 @@ static void compare(const struct cell *a, const struct cell *b, struct cmp *c)
 		c->rule = RULE_CONSTANT;
 		return;
 	}
-	ci_welch(&a->s, &b->s, &c->w);
+	stats_welch(&a->s, &b->s, &c->w);
 	c->p = c->w.p;
 	c->rule = c->w.valid ? RULE_WELCH : RULE_NONE;
 }
@@ -852,7 +852,7 @@ static void claim_eval(const struct ci_claim *c, struct claim_result *res)
 	}
 	res->cfrom = c->cfrom;
 	res->cto = c->cto;
-	res->cpct = !isnan(c->cfrom) ? ci_pct(c->cfrom, c->cto) : c->pct_lo;
+	res->cpct = !isnan(c->cfrom) ? stats_pct(c->cfrom, c->cto) : c->pct_lo;
 	res->rfrom = res->rto = res->rpct = res->p = NAN;
 	if (!isnan(c->cfrom))
 		res->claimed = xasprintf("%s -> %s (%s)",
@@ -882,7 +882,7 @@ static void claim_eval(const struct ci_claim *c, struct claim_result *res)
 	}
 	{
 		struct cmp cm;
-		const struct ci_summary *sa = &a->cells[fa].s, *sb = &b->cells[fb].s;
+		const struct stats *sa = &a->cells[fa].s, *sb = &b->cells[fb].s;
 		int sized;
 
 		compare(&a->cells[fa], &b->cells[fb], &cm);
@@ -892,7 +892,7 @@ static void claim_eval(const struct ci_claim *c, struct claim_result *res)
 		res->nto = sb->n;
 		res->rfrom = sa->mean;
 		res->rto = sb->mean;
-		res->rpct = ci_pct(sa->mean, sb->mean);
+		res->rpct = stats_pct(sa->mean, sb->mean);
 		res->p = cm.p;
 		free(res->setup);
 		res->setup = xasprintf("%s", b->setup);
@@ -1000,7 +1000,7 @@ static const char *gate_tag(const struct row *w, size_t c)
 	return buf;
 }
 
-static void pm_sd(char *buf, size_t len, const struct ci_summary *s)
+static void pm_sd(char *buf, size_t len, const struct stats *s)
 {
 	if (s->n < 2 || s->mean == 0)
 		snprintf(buf, len, "%10s      ", num(s->mean));
@@ -1240,7 +1240,7 @@ static void full_stats_md(FILE *f)
 		fprintf(f, "| commit | n | median | mean | sd | 95%% CI | vs parent | p | vs base | p |\n");
 		fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
 		for (c = 0; c < R.ncols; c++) {
-			const struct ci_summary *s = &w->cells[c].s;
+			const struct stats *s = &w->cells[c].s;
 			struct cmp cp, cb;
 
 			if (!s->n)
@@ -1254,8 +1254,8 @@ static void full_stats_md(FILE *f)
 			}
 			fprintf(f, "| %s | %zu | %s | %s | %s | [%s, %s] | %s %s | %s | %s %s | %s |\n",
 				R.by_cpu ? R.cols[c].key : short_id(R.cols[c].key), s->n,
-				num(s->median), num(s->mean), num(s->sd), num(s->ci_lo),
-				num(s->ci_hi), pct_str(cp.pct), cmp_mark(&cp), cmp_p(&cp),
+				num(s->median), num(s->mean), num(s->sd), num(s->mean_lo),
+				num(s->mean_hi), pct_str(cp.pct), cmp_mark(&cp), cmp_p(&cp),
 				pct_str(cb.pct), cmp_mark(&cb), cmp_p(&cb));
 		}
 		fprintf(f, "\n");
@@ -1408,7 +1408,7 @@ static int icount_agree(const struct row *w, double *pct)
 		}
 		if (!same_cell(first, cl)) {
 			agree = 0;
-			*pct = fmax(*pct, fabs(ci_pct(first->s.mean, cl->s.mean)));
+			*pct = fmax(*pct, fabs(stats_pct(first->s.mean, cl->s.mean)));
 		}
 	}
 	if (k < 2 && agree)
@@ -1448,7 +1448,7 @@ static void merge_md(FILE *f)
 		fprintf(f, "| %s (%s) | %s | %s |", name, w->rec->unit, short_id(w->commit), w->setup);
 		free(name);
 		for (c = 0; c < R.ncols; c++) {
-			const struct ci_summary *s = &w->cells[c].s;
+			const struct stats *s = &w->cells[c].s;
 			struct cmp cm;
 
 			if (!s->n) {
@@ -1625,7 +1625,7 @@ static int write_json(FILE *f, struct claim_result *cr, size_t ncr)
 			json_object_object_add(e, "commit", w->commit ? json_object_new_string(w->commit) : NULL);
 		for (c = 0; c < R.ncols; c++) {
 			const struct cell *cl = &w->cells[c];
-			const struct ci_summary *s = &cl->s;
+			const struct stats *s = &cl->s;
 			json_object *x, *ci;
 			struct gate g;
 
@@ -1639,8 +1639,8 @@ static int write_json(FILE *f, struct claim_result *cr, size_t ncr)
 			json_object_object_add(x, "mean", jnum(s->mean));
 			json_object_object_add(x, "sd", jnum(s->sd));
 			ci = json_object_new_array();
-			json_object_array_add(ci, jnum(s->ci_lo));
-			json_object_array_add(ci, jnum(s->ci_hi));
+			json_object_array_add(ci, jnum(s->mean_lo));
+			json_object_array_add(ci, jnum(s->mean_hi));
 			json_object_object_add(x, "ci95", ci);
 			jstr(x, "clock", w->cells[c].exact ? "icount" : "wall");
 			if (c > 0 && !R.by_cpu) {

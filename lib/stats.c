@@ -2,6 +2,7 @@
 /*
  * stats.c - summaries and Welch's t-test with GSL.  See stats.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +12,37 @@
 
 #include "stats.h"
 
-int ci_summarize(const double *x, size_t n, struct ci_summary *s)
+/* the order-statistic interval of the median of sorted v[0..n-1] */
+static void median_interval(const double *v, size_t n, struct stats *s)
+{
+	size_t j = 0, k;
+
+	for (k = 1; k <= n / 2; k++)
+		if (gsl_cdf_binomial_P(k - 1, 0.5, n) <= 0.025)
+			j = k;
+	s->exact = j > 0;
+	if (!j)
+		j = 1;
+	s->lo = v[j - 1];
+	s->hi = v[n - j];
+}
+
+int stats_summary(const double *x, size_t n, struct stats *s)
 {
 	double *v;
+	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	s->n = n;
-	s->mean = s->sd = s->median = s->ci_lo = s->ci_hi = NAN;
-	s->min = s->max = NAN;
+	s->min = s->max = s->median = s->lo = s->hi = NAN;
+	s->mean = s->sd = s->mean_lo = s->mean_hi = NAN;
+	/* GSL aborts the program on what it cannot compute: refuse first */
+	for (i = 0; i < n; i++) {
+		if (!isfinite(x[i])) {
+			errno = EDOM;
+			return -1;
+		}
+	}
 	if (!n)
 		return 0;
 	v = malloc(n * sizeof(*v));
@@ -26,24 +50,25 @@ int ci_summarize(const double *x, size_t n, struct ci_summary *s)
 		return -1;
 	memcpy(v, x, n * sizeof(*v));
 	gsl_sort(v, 1, n);
-	s->mean = gsl_stats_mean(v, 1, n);
-	s->median = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.5);
 	s->min = v[0];
 	s->max = v[n - 1];
+	s->median = gsl_stats_median_from_sorted_data(v, 1, n);
+	median_interval(v, n, s);
+	s->mean = gsl_stats_mean(v, 1, n);
 	if (n >= 2) {
 		double h;
 
 		s->sd = gsl_stats_sd_m(v, 1, n, s->mean);
 		h = gsl_cdf_tdist_Pinv(0.975, n - 1) * s->sd / sqrt(n);
-		s->ci_lo = s->mean - h;
-		s->ci_hi = s->mean + h;
+		s->mean_lo = s->mean - h;
+		s->mean_hi = s->mean + h;
 	}
 	free(v);
 	return 0;
 }
 
-void ci_welch(const struct ci_summary *a, const struct ci_summary *b,
-	      struct ci_welch *w)
+void stats_welch(const struct stats *a, const struct stats *b,
+		 struct stats_welch *w)
 {
 	double va, vb, se2;
 
@@ -55,7 +80,8 @@ void ci_welch(const struct ci_summary *a, const struct ci_summary *b,
 	vb = b->sd * b->sd / b->n;
 	se2 = va + vb;
 	if (se2 == 0) {
-		/* Both sides constant: equal means are no change, unequal
+		/*
+		 * Both sides constant: equal means are no change, unequal
 		 * ones are as certain as a difference can be.
 		 */
 		w->t = a->mean == b->mean ? 0 : copysign(INFINITY, b->mean - a->mean);
@@ -68,7 +94,7 @@ void ci_welch(const struct ci_summary *a, const struct ci_summary *b,
 	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
 }
 
-double ci_pct(double from, double to)
+double stats_pct(double from, double to)
 {
 	return from == 0 ? NAN : (to - from) / fabs(from) * 100;
 }
