@@ -48,7 +48,7 @@ fi
 am_clean_stale
 
 progress apply "checking $PATCHES/series"
-list=$("$SERIES_CHECK" "$PATCHES/series") || exit 1
+list=$("$SERIES_CHECK" "$PATCHES/series") || exit
 
 rm -rf "$work"
 mkdir -p "$work" || die "work: cannot create '$work'"

@@ -42,7 +42,7 @@ worktree_check
 am_clean_stale
 old_base=$(base_commit)
 old_head=$(kgit rev-parse -q --verify "$REF_NS/series" || echo "$old_base")
-list=$("$SERIES_CHECK" "$PATCHES/series") || exit 1
+list=$("$SERIES_CHECK" "$PATCHES/series") || exit
 rm -rf "$work"
 mkdir -p "$work" || die "work: cannot create '$work'"
 

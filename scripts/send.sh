@@ -3,8 +3,11 @@
 #
 # To and Cc per patch come from the pinned tree's get_maintainer.pl (the
 # worktree's MAINTAINERS); the cover letter goes to everyone any patch
-# goes to.  FROM=<you> sets the sender (default: git config user.email):
-# one address, or it is refused.  SEND is 1 or 0; anything else is refused.
+# goes to.  FROM=<you> sets the sender (default: git config user.name and
+# user.email, lib.sh: series_ident): one address, or it is refused.  With
+# neither, a dry run uses the placeholder 'x86-copy-series
+# <x86-copy-series@example.org>' and SEND=1 is refused.  SEND is 1 or 0;
+# anything else is refused.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -19,9 +22,10 @@ worktree_check
 	die "get_maintainer: $WORKTREE/scripts/get_maintainer.pl is missing: run 'make kernel-tree' first"
 [ -x "$(git --exec-path)/git-send-email" ] ||
 	die "git-email: git send-email is not installed: run 'make deps' (package git-email)"
-list=$("$SERIES_CHECK" "$PATCHES/series") || exit 1
-from=${FROM:-$(git -C "$TOP" config user.email || true)}
-[ -n "$from" ] || die "from: no sender: set FROM='Name <you@example.org>'"
+list=$("$SERIES_CHECK" "$PATCHES/series") || exit
+from=$(series_ident)
+[ "${SEND:-0}" = 0 ] || [ "$from" != "$SERIES_IDENT_DEFAULT" ] ||
+	die "from: no sender: the placeholder '$from' is no one's address: set FROM='Name <you@example.org>' or git config user.name and user.email"
 # one address: "Name <you@example.org>" or "you@example.org"
 printf '%s\n' "$from" | grep -Eqx '([^<>@]*<[^<>@ ]+@[^<>@ ]+>|[^<>@ ]+@[^<>@ ]+)' ||
 	usage_die "FROM='$from' is not one address: FROM='Name <you@example.org>'"
@@ -58,7 +62,10 @@ else
 	mode=--dry-run
 	progress send "dry run (SEND=1 sends): $(echo $files | wc -w) mails as $from"
 fi
+# the user's own git configuration for send-email (sendemail.smtpServer,
+# ...), which lib.sh hides from the toolkit's other git calls
+(unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
 git -C "$TOP" send-email $mode --confirm=never --no-chain-reply-to \
 	--suppress-cc=self --from="$from" \
 	--to-cmd="sh $TOP/scripts/get-maintainer.sh to" \
-	--cc-cmd="sh $TOP/scripts/get-maintainer.sh cc" $files
+	--cc-cmd="sh $TOP/scripts/get-maintainer.sh cc" $files)

@@ -27,7 +27,7 @@ case ${NO_APPLY:-} in
 *) usage_die "NO_APPLY=1 (or unset), not '$NO_APPLY'" ;;
 esac
 
-found=$("$COLLECT" "$PATCHES/series" "$REPLIES") || exit 1
+found=$("$COLLECT" "$PATCHES/series" "$REPLIES") || exit
 found=$(printf '%s\n' "$found" | awk 'NF && !seen[$0]++')
 if [ -z "$found" ]; then
 	progress trailers "no Reviewed-by/Tested-by/Acked-by for this series in $REPLIES"
