@@ -18,7 +18,7 @@ TOOLS += $(BIN)/copy-bench
 $(OUT)/bench/obj/record.o: $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -c -o $@ lib/record.c
+	$(Q)$(CC) $(CFLAGS) -c -o $@ lib/record-write.c
 
 $(BIN)/copy-bench: $(BENCH_DEPS) $(OUT)/bench/obj/record.o $(OUT)/cflags
 	@mkdir -p $(@D)

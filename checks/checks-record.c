@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "record-write.h"
 
 #define PROG "checks-record"
 #define MAX_FIELDS 32

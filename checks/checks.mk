@@ -13,7 +13,7 @@ $(BIN)/changelog-lint: checks/changelog-lint.c lib/mbox.c lib/mbox.h lib/outfile
 $(BIN)/checks-record: checks/checks-record.c $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ checks/checks-record.c lib/record.c -ljson-c
+	$(Q)$(CC) $(CFLAGS) -o $@ checks/checks-record.c lib/record-write.c -ljson-c
 
 .PHONY: checks checks-kunit checks-check-c
 

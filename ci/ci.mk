@@ -11,8 +11,9 @@
 # A step whose inputs (commit, options, tools) did not change is skipped:
 # $(OUT)/ci/<commit>/<step>.stamp holds the hash of its inputs.
 
-CI_SRC = ci/report.c ci/records.c lib/stats.c
-CI_DEPS = $(CI_SRC) ci/records.h lib/stats.h ci/claims.def bench/claims.def lib/record.h
+CI_SRC = ci/report.c lib/record-read.c lib/util.c lib/stats.c
+CI_DEPS = $(CI_SRC) lib/record-read.h lib/util.h lib/stats.h ci/claims.def bench/claims.def \
+	lib/record-write.h
 CI_LIBS = -ljson-c -lgsl -lgslcblas -lm
 
 TOOLS += $(BIN)/ci-report $(BIN)/ci-record
@@ -25,7 +26,7 @@ $(BIN)/ci-report: $(CI_DEPS) $(OUT)/cflags
 $(BIN)/ci-record: ci/record-cli.c $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ ci/record-cli.c lib/record.c -ljson-c
+	$(Q)$(CC) $(CFLAGS) -o $@ ci/record-cli.c lib/record-write.c -ljson-c
 
 # Options of the pipeline (ci/run.sh reads them from the environment).
 GATE_PCT ?= 5

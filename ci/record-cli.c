@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "record.h"
+#include "record-write.h"
 
 static void usage_exit(void)
 {

@@ -50,10 +50,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "records.h"
+#include "record-read.h"
 #include "stats.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Which way is better, by unit; units not listed (count) are not gated. */
 static const struct {
@@ -103,12 +103,12 @@ struct cell {
 	size_t n, cap;
 	struct stats s;
 	int exact;		/* every record of it has clock "icount" */
-	const struct ci_record *first;	/* its first record */
+	const struct record *first;	/* its first record */
 	int runs_differ;	/* exact, but its records' samples differ */
 };
 
 struct row {
-	const struct ci_record *rec;	/* the first record of the row */
+	const struct record *rec;	/* the first record of the row */
 	char *setup;			/* accel, CPU, setup params */
 	const char *commit;		/* --by-cpu: the commit of the row */
 	struct cell *cells;		/* one per column */
@@ -155,57 +155,9 @@ static struct {
 	size_t nacks;
 	const char *ack_file;
 	int by_cpu;
-	const struct ci_record **errors;
+	const struct record **errors;
 	size_t nerrors;
 } R = { .alpha = 0.05, .gate_pct = NAN, .gate_pct_tcg = NAN, .gate_pct_icount = 1 };
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", ci_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		die("memory: out of memory");
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d)
-		die("memory: out of memory");
-	return d;
-}
-
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		die("memory: out of memory");
-	return s;
-}
-
-static int streq(const char *a, const char *b)
-{
-	return !strcmp(a ? a : "", b ? b : "");
-}
 
 static const char *short_id(const char *id)
 {
@@ -228,7 +180,7 @@ static int direction(const char *unit)
 }
 
 /* a guest clock that counts emulated instructions, not time */
-static int is_icount(const struct ci_record *r)
+static int is_icount(const struct record *r)
 {
 	return streq(r->clock, "icount");
 }
@@ -244,7 +196,7 @@ static int is_icount(const struct ci_record *r)
 	"A first binding costs what a rebind costs: the host's first touch of " \
 	"the NVDIMM files is invisible to this clock."
 
-static const char *accel_name(const struct ci_record *r)
+static const char *accel_name(const struct record *r)
 {
 	const char *accel = r->accel;
 
@@ -260,7 +212,7 @@ static const char *accel_name(const struct ci_record *r)
 }
 
 /* The setup parameters of a record ("-cpu max, ns 4 GiB"), or "". */
-static char *param_setup(const struct ci_record *r)
+static char *param_setup(const struct record *r)
 {
 	char *s = xstrdup(""), *t;
 	size_t i;
@@ -289,16 +241,16 @@ static char *param_setup(const struct ci_record *r)
  * (TCG: QEMU's model on whatever host emulated it, which is what decides
  * the timings), else the one model.
  */
-static char *cpu_name(const struct ci_record *r)
+static char *cpu_name(const struct record *r)
 {
-	const char *cpu = r->cpu_model ? r->cpu_model : "CPU unknown";
+	const char *cpu = r->cpu_name ? r->cpu_name : "CPU unknown";
 
-	if (r->host_cpu_model && *r->host_cpu_model && !streq(r->host_cpu_model, cpu))
-		return xasprintf("%s on %s", cpu, r->host_cpu_model);
+	if (r->host_cpu_name && *r->host_cpu_name && !streq(r->host_cpu_name, cpu))
+		return xasprintf("%s on %s", cpu, r->host_cpu_name);
 	return xstrdup(cpu);
 }
 
-static char *cpu_setup(const struct ci_record *r)
+static char *cpu_setup(const struct record *r)
 {
 	char *cpu = cpu_name(r), *s;
 
@@ -307,7 +259,7 @@ static char *cpu_setup(const struct ci_record *r)
 	return s;
 }
 
-static char *row_setup(const struct ci_record *r)
+static char *row_setup(const struct record *r)
 {
 	char *p = param_setup(r), *c = R.by_cpu ? xstrdup("") : cpu_setup(r);
 	char *s = xasprintf("%s%s%s", c, *c && *p ? ", " : "", p);
@@ -365,7 +317,7 @@ static void load_commits(const char *path)
 		die("commits: %s: no commits in it", path);
 }
 
-static struct row *find_row(const struct ci_record *r, const char *setup)
+static struct row *find_row(const struct record *r, const char *setup)
 {
 	size_t i;
 
@@ -397,7 +349,7 @@ static void add_host(struct column *c, const char *host)
 }
 
 /* the same samples, in the same order */
-static int same_samples(const struct ci_record *a, const struct ci_record *b)
+static int same_samples(const struct record *a, const struct record *b)
 {
 	size_t i;
 
@@ -409,12 +361,12 @@ static int same_samples(const struct ci_record *a, const struct ci_record *b)
 	return 1;
 }
 
-static void build_rows(const struct ci_records *rs, int fixed_cols)
+static void build_rows(const struct records *rs, int fixed_cols)
 {
 	size_t i, j, ignored = 0;
 
 	for (i = 0; i < rs->n; i++) {
-		const struct ci_record *r = &rs->v[i];
+		const struct record *r = &rs->v[i];
 		char *key = R.by_cpu ? cpu_setup(r) : xstrdup(r->commit ? r->commit : "(none)");
 		ssize_t c = find_col(key);
 
@@ -437,9 +389,9 @@ static void build_rows(const struct ci_records *rs, int fixed_cols)
 	}
 	if (ignored)
 		fprintf(stderr, "%s: warning: records: %zu records of commits not in --commits are left out\n",
-			ci_prog, ignored);
+			prog_name(), ignored);
 	for (i = 0; i < rs->n; i++) {
-		const struct ci_record *r = &rs->v[i];
+		const struct record *r = &rs->v[i];
 		char *key = R.by_cpu ? cpu_setup(r) : xstrdup(r->commit ? r->commit : "(none)");
 		ssize_t c = find_col(key);
 		struct row *w;
@@ -1049,7 +1001,7 @@ static void lkp_table(FILE *f, size_t c)
 	fprintf(f, "\n");
 }
 
-static const struct ci_record *rebind_rec(size_t i)
+static const struct record *rebind_rec(size_t i)
 {
 	const struct row *w = &R.rows[i];
 
@@ -1124,7 +1076,7 @@ static void changelog(FILE *f)
 	if (!nsetups)
 		fprintf(f, "No bench-vm rebind records (suite bench-vm, case */rebind, metric memmap_init_ms): nothing to quote.\n\n");
 	for (j = 0; j < nsetups; j++) {
-		const struct ci_record *r = NULL;
+		const struct record *r = NULL;
 
 		for (i = 0; i < R.nrows && !r; i++)
 			if (rebind_rec(i) && !strcmp(R.rows[i].setup, setups[j]))
@@ -1133,8 +1085,8 @@ static void changelog(FILE *f)
 			      accel_name(r), setups[j],
 			      "an fsdax namespace (map=dev) and a devdax namespace (align=2M)",
 			      /* records without the parameter: say so, never "nan" */
-			      isnan(ci_record_param(r, "rebinds")) ? "?" :
-			      num_int(ci_record_param(r, "rebinds")), r->host ? r->host : "?");
+			      isnan(record_param(r, "rebinds")) ? "?" :
+			      num_int(record_param(r, "rebinds")), r->host ? r->host : "?");
 		wrap(f, t, "");
 		fputc('\n', f);
 		free(t);
@@ -1311,7 +1263,7 @@ static int gate_report(FILE *f, int md)
 					pct_str(g.cm.pct), rule, verdict);
 				if (g.regression)
 					fprintf(stderr, "%s: gate: %s %s: %s [%s] is %.1f%% %s %s (%s)%s%s\n",
-						ci_prog, short_id(R.cols[c].key),
+						prog_name(), short_id(R.cols[c].key),
 						R.cols[c].subject, name, w->setup, g.worse,
 						"worse than in the parent",
 						short_id(R.cols[c - 1].key), rule,
@@ -1495,7 +1447,7 @@ static void errors_out(FILE *f)
 	size_t i;
 
 	for (i = 0; i < R.nerrors; i++) {
-		const struct ci_record *e = R.errors[i];
+		const struct record *e = R.errors[i];
 		const char *why = e->error;
 
 		if (!why)
@@ -1782,12 +1734,12 @@ static void plot_rebinds(const char *dir, const struct row *w)
  */
 static const char *const x_params[] = { "size", "len" };
 
-static double x_of(const struct ci_record *r, const char **key)
+static double x_of(const struct record *r, const char **key)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(x_params); i++) {
-		double x = ci_record_param(r, x_params[i]);
+		double x = record_param(r, x_params[i]);
 
 		if (!isnan(x)) {
 			*key = x_params[i];
@@ -1798,7 +1750,7 @@ static double x_of(const struct ci_record *r, const char **key)
 }
 
 /* the variant without its size: "fc-inline-4" -> "fc-inline" */
-static void curve_name(char *dst, size_t len, const struct ci_record *r, double x)
+static void curve_name(char *dst, size_t len, const struct record *r, double x)
 {
 	json_object *v;
 	char sfx[40];
@@ -1974,7 +1926,7 @@ static void write_plots(const char *dir)
 
 		/* memcpy-align has a size too, but its x is the alignment */
 		if (strcmp(w->rec->suite, "bench") || !slash || isnan(x_of(w->rec, &xkey)) ||
-		    !isnan(ci_record_param(w->rec, "dst_page_offset")))
+		    !isnan(record_param(w->rec, "dst_page_offset")))
 			continue;
 		e = xasprintf("%.*s %s", (int)(slash - w->rec->case_name), w->rec->case_name,
 			      w->rec->metric);
@@ -2002,7 +1954,7 @@ static void write_plots(const char *dir)
 static void usage_exit(void)
 {
 	fprintf(stderr, "%s: usage: ci-report [--commits FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-only GLOB]... [--alpha A] [--by-cpu] RECORDS...\n",
-		ci_prog);
+		prog_name());
 	exit(2);
 }
 
@@ -2014,7 +1966,7 @@ static double number_arg(const char *opt, const char *s)
 	errno = 0;
 	x = strtod(s, &end);
 	if (errno || end == s || *end || isnan(x)) {
-		fprintf(stderr, "%s: usage: %s: '%s' is not a number\n", ci_prog, opt, s);
+		fprintf(stderr, "%s: usage: %s: '%s' is not a number\n", prog_name(), opt, s);
 		exit(2);
 	}
 	return x;
@@ -2052,13 +2004,13 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *commits = NULL, *md = NULL, *js = NULL, *plots = NULL, *acks = NULL;
-	struct ci_records rs = { 0 };
+	struct records rs = { 0 };
 	struct claim_result *cr = NULL;
 	size_t ncr = 0, c, i;
 	int opt, bad = 0;
 	FILE *f;
 
-	ci_prog = "ci-report";
+	prog_set("ci-report");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -2103,7 +2055,7 @@ int main(int argc, char **argv)
 	if (optind >= argc || !(R.alpha > 0 && R.alpha < 1))
 		usage_exit();
 	for (; optind < argc; optind++)
-		if (ci_records_load(&rs, argv[optind]))
+		if (records_read(&rs, argv[optind]))
 			exit(1);
 	if (commits && !R.by_cpu)
 		load_commits(commits);
@@ -2137,7 +2089,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < R.nrows; i++)
 			differ += icount_agree(&R.rows[i], &pct) == 0;
 		if (differ)
-			fprintf(stderr, "%s: merge: %zu tcg-icount row(s) %s: %s\n", ci_prog, differ,
+			fprintf(stderr, "%s: merge: %zu tcg-icount row(s) %s: %s\n", prog_name(), differ,
 				"whose hosts do not agree exactly (DIFFER in the table)",
 				"the same kernel should count the same instructions on any host under the same QEMU");
 	}
@@ -2158,7 +2110,7 @@ int main(int argc, char **argv)
 		printf("Regression gate:\n");
 		bad = gate_report(stdout, 0);
 		if (bad)
-			fprintf(stderr, "%s: gate: %d regression(s) (%s)\n", ci_prog, bad,
+			fprintf(stderr, "%s: gate: %d regression(s) (%s)\n", prog_name(), bad,
 				"the rules and every decision are in the report; a change that is right is accepted in a --gate-ack file, never by a higher threshold");
 	}
 	for (i = 0; i < R.nrows; i++) {
@@ -2189,6 +2141,6 @@ int main(int argc, char **argv)
 		free(cr[i].setup);
 	}
 	free(cr);
-	ci_records_free(&rs);
+	records_free(&rs);
 	return bad ? 1 : 0;
 }
