@@ -7,21 +7,43 @@
 #   make ci-quick      base and head only, NS_SIZE=4G, REBINDS=5, bench --quick
 #   make report        the report again from the records in $(OUT)/ci
 #   make merge RESULTS='dir1 dir2 file.jsonl'  several hosts: one table by CPU
+#                      (ci-merge), $(OUT)/merge/merge.{txt,md,json}
 #
 # A step whose inputs (commit, options, tools) did not change is skipped:
 # $(OUT)/ci/<commit>/<step>.stamp holds the hash of its inputs.
 
-CI_SRC = ci/report.c lib/record-read.c lib/util.c lib/stats.c
-CI_DEPS = $(CI_SRC) lib/record-read.h lib/util.h lib/stats.h ci/claims.def bench/claims.def \
-	lib/record-write.h
+# Every part of ci-report and ci-merge is its own object (ci/report.h
+# lists them); lib/ is what they share with the producers and
+# bench-vm-report.
+LIB_OBJ = $(addprefix $(OUT)/obj/lib/,table.o setup.o record-read.o record-fields.o record-write.o stats.o util.o)
+CI_OBJ = $(addprefix $(OUT)/obj/ci/,gate.o out-text.o out-md.o out-json.o format.o outputs.o)
+CI_HDRS = $(wildcard lib/*.h ci/*.h) ci/claims.def bench/claims.def
 CI_LIBS = -ljson-c -lgsl -lgslcblas -lm
 
-TOOLS += $(BIN)/ci-report $(BIN)/ci-record
+TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-record
 
-$(BIN)/ci-report: $(CI_DEPS) $(OUT)/cflags
+CI_MAIN_OBJ = $(addprefix $(OUT)/obj/ci/,report-main.o merge-main.o claims.o plots.o)
+# KTOOLS_INC (bench-vm.mk): the kernel's user-space compiler.h, for util.h
+$(LIB_OBJ): $(OUT)/obj/lib/%.o: lib/%.c $(CI_HDRS) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CI_SRC) $(CI_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -c -o $@ $<
+
+$(CI_OBJ) $(CI_MAIN_OBJ): $(OUT)/obj/ci/%.o: ci/%.c $(CI_HDRS) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -c -o $@ $<
+
+$(BIN)/ci-report: $(OUT)/obj/ci/report-main.o $(OUT)/obj/ci/claims.o $(OUT)/obj/ci/plots.o \
+		  $(CI_OBJ) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(quiet) '  LD     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CI_LIBS)
+
+$(BIN)/ci-merge: $(OUT)/obj/ci/merge-main.o $(CI_OBJ) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(quiet) '  LD     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CI_LIBS)
 
 $(BIN)/ci-record: ci/record-cli.c $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)
@@ -35,7 +57,7 @@ GATE_PCT ?= 5
 GATE_PCT_TCG ?= 25
 # TCG with CLOCK=icount (the default under TCG): exact figures, no test
 GATE_PCT_ICOUNT ?= 1
-export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS NS_SIZE REBINDS CPU ACCEL CLOCK BENCH_ARGS RESULTS
+export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS NS_SIZE REBINDS CPU ACCEL CLOCK BENCH_ARGS RESULTS MERGE_COMMITS
 
 .PHONY: ci ci-quick report merge ci-check-c
 
@@ -48,7 +70,7 @@ ci-quick: tools
 report: $(BIN)/ci-report
 	$(Q)sh ci/run.sh --report-only
 
-merge: $(BIN)/ci-report
+merge: $(BIN)/ci-merge
 	$(Q)sh ci/merge.sh $(RESULTS)
 
 ci-check-c:
@@ -62,4 +84,5 @@ HELP += '                 results in out/ci/<commit>/, report out/ci/report.md; 
 HELP += '  ci-quick       ci on base and head only, NS_SIZE=4G, REBINDS=5, bench --quick'
 HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
 HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
+HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order, default this checkout'"'"'s)'
 HELP += '  ci-check-c     checkpatch.pl --strict on the ci C'

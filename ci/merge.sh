@@ -1,36 +1,54 @@
 #!/bin/sh
 # ci/merge.sh: make merge.  Joins the records of several hosts (files or
-# directories, e.g. each host's out/ci or out/bench-vm) into one table by
-# CPU model: $OUT/ci/merge/merge.md and merge.json, and a copy of every
-# input record in $OUT/ci/merge/records.jsonl.
+# directories: each host's out/ci or out/bench-vm, results/*) into one
+# table by CPU (ci-merge): $OUT/merge/merge.{txt,md,json}, and every
+# record read, once, in $OUT/merge/records.jsonl.  A change is against
+# the series' base on the same CPU, whatever order the inputs come in.
 #
 #   merge.sh RECORDS...
+# MERGE_COMMITS=FILE: the series, base first ("ID<TAB>SUBJECT" lines);
+# default: the base and the series of this checkout (make apply).
+# MERGE_OUT=DIR: the output directory.  The outputs are written aside and
+# renamed into place by ci-merge: a failed merge leaves the last whole.
 set -eu
 PROG=merge
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-REPORT=${CI_REPORT:-$BIN/ci-report}
-DEST=${MERGE_OUT:-$OUT/ci/merge}
+DEST=${MERGE_OUT:-$OUT/merge}
 [ $# -gt 0 ] || usage_die "merge.sh RECORDS... (make merge RESULTS='host1/out/ci host2/records.jsonl')"
-[ -x "$REPORT" ] || die "tools: $REPORT is not built: run 'make tools'"
+tool_built ci-merge
 for r in "$@"; do
 	[ -e "$r" ] || die "inputs: '$r' does not exist"
 done
 mkdir -p "$DEST"
-rm -f "$DEST/records.jsonl"
+# The series' order: MERGE_COMMITS; else this checkout's series; else the
+# commits.txt that make ci leaves beside its results (the workflow's
+# merge job has no kernel tree), which must then agree.
+commits=${MERGE_COMMITS:-}
+if [ -z "$commits" ] && kgit rev-parse -q --verify "$REF_NS/series" >/dev/null 2>&1; then
+	commits=$DEST/commits.txt
+	list=$(commit_list) || exit 1
+	for c in $list; do
+		printf '%s\t%s\n' "$c" "$(kgit log -1 --format=%s "$c")"
+	done >"$commits"
+elif [ -z "$commits" ]; then
+	for r in "$@"; do
+		[ ! -d "$r" ] || find "$r" -name commits.txt -type f
+	done | LC_ALL=C sort >"$DEST/inputs-commits"
+	while read -r f; do
+		if [ -z "$commits" ]; then
+			commits=$f
+		else
+			cmp -s "$commits" "$f" || die "series: $commits and $f give two orders of the commits: give MERGE_COMMITS=FILE"
+		fi
+	done <"$DEST/inputs-commits"
+	rm -f "$DEST/inputs-commits"
+	[ -n "$commits" ] || die "series: no order of the commits: run 'make apply', or give MERGE_COMMITS=FILE (ID<TAB>SUBJECT lines, base first)"
+fi
 progress merge "$# result set(s) -> $DEST"
-"$REPORT" --by-cpu --markdown "$DEST/merge.md" --json "$DEST/merge.json" "$@" >"$DEST/merge.txt"
-# the joined records, for a later report (find, not the shell: any depth)
-for r in "$@"; do
-	if [ -d "$r" ]; then
-		find "$r" -name '*.jsonl' -type f | LC_ALL=C sort | while read -r f; do
-			case $f in "$DEST"/*) ;; *) cat "$f" ;; esac
-		done
-	else
-		cat "$r"
-	fi
-done >"$DEST/records.jsonl.tmp"
-mv "$DEST/records.jsonl.tmp" "$DEST/records.jsonl"
+"$BIN/ci-merge" --commits "$commits" --text "$DEST/merge.txt" --markdown "$DEST/merge.md" \
+	--json "$DEST/merge.json" --records "$DEST/records.jsonl" "$@" ||
+	die_rc $? "ci-merge failed (above): $DEST keeps the merge before"
 cat "$DEST/merge.txt"
 progress 'done' "$DEST/merge.md"

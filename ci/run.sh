@@ -45,7 +45,6 @@ PROG=ci
 
 CI_OUT=${CI_OUT:-$OUT/ci}
 CI_STEPS_FILE=${CI_STEPS_FILE:-$TOP/ci/steps.sh}
-REPORT=${CI_REPORT:-$BIN/ci-report}
 GATE_PCT=${GATE_PCT:-5}
 GATE_PCT_TCG=${GATE_PCT_TCG:-25}
 GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT:-1}
@@ -98,7 +97,7 @@ skip() {
 # shellcheck source=steps.sh
 . "$CI_STEPS_FILE"
 CI_STEPS=${CI_STEPS:-$CI_ALL_STEPS}
-[ -x "$REPORT" ] || die "tools: $REPORT is not built: run 'make tools'"
+tool_built ci-report
 
 # the commits, in order
 if [ -n "${CI_COMMITS:-}" ]; then
@@ -211,18 +210,28 @@ set --
 set -f
 for g in $GATE_ONLY; do set -- "$@" --gate-only "$g"; done
 set +f
-rm -rf "$CI_OUT/plots"
-progress report "ci-report: $CI_OUT/report.md, report.json, plots/"
+progress report "ci-report: $CI_OUT/report.txt, report.md, report.json, plots/"
+# ci-report writes its files aside and renames them in when all are
+# whole: a report that could not be made leaves the last one as it was.
+# A new report.txt is a new file (inode) whatever the clock's resolution.
+inode_of() {
+	ls -i "$1" 2>/dev/null | awk '{ print $1 }'
+}
+before=$(inode_of "$CI_OUT/report.txt")
 rrc=0
 # shellcheck disable=SC2086 # one path per commit
-"$REPORT" --commits "$CI_OUT/commits.txt" --markdown "$CI_OUT/report.md" \
-	--json "$CI_OUT/report.json" --plots "$CI_OUT/plots" --gate-pct "$GATE_PCT" \
-	--gate-pct-tcg "$GATE_PCT_TCG" --gate-pct-icount "$GATE_PCT_ICOUNT" \
+"$BIN/ci-report" --commits "$CI_OUT/commits.txt" --text "$CI_OUT/report.txt" \
+	--markdown "$CI_OUT/report.md" --json "$CI_OUT/report.json" --plots "$CI_OUT/plots" \
+	--gate-pct "$GATE_PCT" --gate-pct-tcg "$GATE_PCT_TCG" --gate-pct-icount "$GATE_PCT_ICOUNT" \
 	${GATE_ACK:+--gate-ack "$GATE_ACK"} \
-	"$@" $dirs >"$CI_OUT/report.txt" || rrc=$?
-cat "$CI_OUT/report.txt"
+	"$@" $dirs || rrc=$?
+made=$(inode_of "$CI_OUT/report.txt")
+[ "$made" != "$before" ] || made=
 plots_ok=1
-if command -v gnuplot >/dev/null; then
+if [ -z "$made" ]; then
+	plots_ok=
+elif command -v gnuplot >/dev/null; then
+	cat "$CI_OUT/report.txt"
 	for gp in "$CI_OUT"/plots/*.gp; do
 		[ -f "$gp" ] || continue
 		(cd "$CI_OUT/plots" && gnuplot "$(basename "$gp")") 2>"$gp.err" || {
@@ -231,6 +240,7 @@ if command -v gnuplot >/dev/null; then
 		}
 	done
 else
+	cat "$CI_OUT/report.txt"
 	warn "plots: gnuplot is not installed (Debian gnuplot-nox; run 'make deps'): the scripts are in $CI_OUT/plots, no images"
 	plots_ok=
 fi
@@ -240,6 +250,12 @@ status=0
 if [ -n "$failed" ]; then
 	printf '%s: steps failed:%s\n' "$PROG" "$failed" >&2
 	status=1
+fi
+if [ -z "$made" ]; then
+	printf '%s: report: not made: ci-report exited %s (the error is above); %s\n' "$PROG" "$rrc" \
+		"the report files in $CI_OUT, if any, are an earlier run's, left whole" >&2
+	progress 'done' "report: not made (exit 1)"
+	exit 1
 fi
 if [ "$rrc" != 0 ]; then
 	printf '%s: report: ci-report exited %s (a regression over GATE_PCT=%s%%, GATE_PCT_TCG=%s%% or GATE_PCT_ICOUNT=%s%% is named above; a change a maintainer accepts goes into %s)\n' \

@@ -18,16 +18,18 @@
 
 #include <stddef.h>
 
+#include <linux/compiler.h>	/* kernel-tree/tools/include: __printf, __noreturn */
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 void prog_set(const char *name);
 const char *prog_name(void);
-__attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
-__attribute__((format(printf, 1, 2))) void warn(const char *fmt, ...);
+__noreturn __printf(1, 2) void die(const char *fmt, ...);
+__printf(1, 2) void warn(const char *fmt, ...);
 void *xrealloc(void *p, size_t n);
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
-__attribute__((format(printf, 1, 2))) char *xasprintf(const char *fmt, ...);
+__printf(1, 2) char *xasprintf(const char *fmt, ...);
 int streq(const char *a, const char *b);
 
 #endif /* UTIL_H */

@@ -79,6 +79,13 @@ warn() {
 	printf '%s: warning: %s\n' "$PROG" "$*" >&2
 }
 
+# tool_built NAME...: the C tools NAME are built in $BIN, or say how
+tool_built() {
+	for tb_name in "$@"; do
+		[ -x "$BIN/$tb_name" ] || die "tools: $BIN/$tb_name is not built: run 'make tools'"
+	done
+}
+
 T0=$(date +%s)
 # progress STEP MSG: what is going on now, with the elapsed time
 progress() {

@@ -5,12 +5,18 @@
 # host_cpu keeps two hosts' TCG runs in two columns.  icount runs are exact:
 # the same kernel should count the same instructions on any host, and the
 # merge says whether the hosts agree exactly, and flags the rows where not.
+# The change is against the series' base (MERGE_COMMITS), whatever order
+# the inputs come in; the same set given twice counts once; a merge that
+# fails leaves the one before whole.
 . "$(dirname "$0")/lib.sh"
 REC=$TOP/tests/fixtures/ci/rec.sh
-[ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
-plan 4
+[ -x "$BIN/ci-merge" ] || bail "$BIN/ci-merge is not built: run 'make tools'"
+plan 7
 B=1111111111111111111111111111111111111111
 H=3333333333333333333333333333333333333333
+MERGE_COMMITS=$TEST_OUT/t0640-commits.txt
+printf '%s\tbase\n%s\thead\n' $B $H >"$MERGE_COMMITS"
+export MERGE_COMMITS
 
 hosts() {
 	mkdir -p a/x b &&
@@ -26,6 +32,40 @@ test_expect_success 'two hosts: one row per commit, one column per CPU, change a
 	grep -q "| host, AMD EPYC 7763 (hostA) | host, Intel Xeon 6338 (hostB) |" m/merge.md &&
 	grep -q "^| bench.memcpy-sweep/v/64.ns_per_call (ns) | 333333333333 |  | 5[0-9].[0-9]* ± .* (n 10) -5[0-9].[0-9]% \*\*\* | 1[89][0-9].[0-9]* ± .* (n 10) -[0-9].[0-9]% \*\*\* |" m/merge.md &&
 	[ "$(wc -l <m/records.jsonl)" = 4 ]
+'
+
+# jcells DIR: "column n pct" of every cell of the merge's JSON, a line each
+jcells() {
+	python3 -c "import json, sys
+r = json.load(open(sys.argv[1] + \"/merge.json\"))
+for w in r[\"rows\"]:
+    for c in w[\"cells\"]:
+        print(w[\"commit\"][:4], c[\"column\"], c[\"n\"], c.get(\"vs_base\", {}).get(\"pct\"))" "$1"
+}
+
+test_expect_success 'the same set twice: every record counted once (n 10, not 20), with a warning' '
+	hosts && MERGE_OUT=$SCRATCH/m sh "$TOP/ci/merge.sh" a a b/records.jsonl b 2>err && cat err &&
+	grep -q "merge: warning: records: .*counted once" err &&
+	grep -q "| 333333333333 |  | 5[0-9].[0-9]* ± .* (n 10) -5[0-9].[0-9]% \*\*\* |" m/merge.md &&
+	! grep -q "(n 20)" m/merge.md && [ "$(wc -l <m/records.jsonl)" = 4 ]
+'
+
+test_expect_success 'the change is against the series base whatever the input order or names' '
+	hosts && mv a zz && mkdir aa && mv b/records.jsonl aa/ &&
+	MERGE_OUT=$SCRATCH/m1 sh "$TOP/ci/merge.sh" zz aa && MERGE_OUT=$SCRATCH/m2 sh "$TOP/ci/merge.sh" aa zz &&
+	jcells m1 >c1 && jcells m2 >c2 && cat c1 && diff c1 c2 &&
+	grep -q "^3333 host, AMD EPYC 7763 10 -5[0-9]" c1 && grep -q "^1111 host, AMD EPYC 7763 10 None" c1 &&
+	printf "%s\thead\n%s\tbase\n" $H $B >rev.txt &&
+	MERGE_COMMITS=rev.txt MERGE_OUT=$SCRATCH/m3 sh "$TOP/ci/merge.sh" zz aa && jcells m3 >c3 && cat c3 &&
+	grep -q "^1111 host, AMD EPYC 7763 10 1[0-9][0-9]" c3
+'
+
+test_expect_success 'a merge that fails (a bad record) leaves the one before whole' '
+	hosts && MERGE_OUT=$SCRATCH/m sh "$TOP/ci/merge.sh" a b && cp -r m before &&
+	echo "{\"schema\": 1}" >>b/records.jsonl &&
+	expect_fail env MERGE_OUT=$SCRATCH/m sh "$TOP/ci/merge.sh" a b &&
+	grep_err "records: b/records.jsonl:3: schema" && grep_err "m keeps the merge before" &&
+	diff -r before m
 '
 
 # tcg_host SEED HOST_CPU: a TCG bench-vm record, QEMU's CPU, on HOST_CPU

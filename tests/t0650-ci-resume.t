@@ -6,7 +6,7 @@
 # builds and VM runs.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/ci-record" ] || bail "ci tools are not built: run 'make tools'"
-plan 5
+plan 6
 
 setup() {
 	git init -q repo &&
@@ -74,5 +74,17 @@ test_expect_success 'the default gate is the rebind times, also with GATE_ONLY e
 	! grep -q "gate: .*memcpy-sweep" ci.err &&
 	{ rc=0; GATE_ONLY="*" SLOW_HEAD=1 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
 	grep -q "gate: .*bench.memcpy-sweep/v/64.ns_per_call .* worse than in the parent" ci.err
+'
+
+test_expect_success 'a report that cannot be made (a NaN record): exit 1, said so, the last report whole' '
+	setup && ci && cp -r ci before && c2=$(git -C repo rev-parse HEAD~1) &&
+	sed "s/\"samples\":\[10.0/\"samples\":[NaN/" ci/$c2/fake/records.jsonl >x && mv x ci/$c2/fake/records.jsonl &&
+	{ rc=0; KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+		sh "$TOP/ci/run.sh" --report-only >out 2>err || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "ci-report: records: .*/fake/records.jsonl:1: field .samples\[0\]. is NaN" err &&
+	grep -q "report: not made: ci-report exited 1" err && grep -q "done: report: not made" err &&
+	! grep -q "done: report: .*report.md" err && [ ! -s out ] &&
+	for f in report.txt report.md report.json; do cmp before/$f ci/$f || exit 1; done &&
+	diff -r before/plots ci/plots && [ -z "$(ls -d ci/*.tmp-* 2>/dev/null)" ]
 '
 done_testing

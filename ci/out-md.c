@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * out-md.c - the Markdown report: commits, the text for a changelog, the
+ * claims, the gate, the error records, the changes per commit and the
+ * full statistics; by CPU (ci-merge), one table of every metric and
+ * commit, a column per CPU.  See report.h.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "report.h"
+#include "util.h"
+
+static void claims_md(const struct report *r, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "| id | source | what | claimed | reproduced | verdict | setup |\n");
+	fprintf(f, "|---|---|---|---|---|---|---|\n");
+	for (i = 0; i < r->nclaims; i++) {
+		const struct claim_result *c = &r->claims[i];
+
+		fprintf(f, "| %s | ", c->id);
+		md_escape(f, c->source);
+		fprintf(f, " | ");
+		md_escape(f, c->what);
+		fprintf(f, " | ");
+		md_escape(f, c->claimed);
+		fprintf(f, " | ");
+		md_escape(f, c->reproduced);
+		fprintf(f, " | %s | ", c->verdict);
+		md_escape(f, c->setup);
+		fprintf(f, " |\n");
+	}
+	fputs("\nClaimed figures come from other machines (KVM on Ice Lake, 100 GB namespaces);\n", f);
+	fputs("the comparison is of the change in percent, and absolute values are comparable\n", f);
+	fputs("only on the same setup. TCG timings show relative change only.\n\n", f);
+	if (table_any_exact(&r->t)) {
+		fputs("Rows marked tcg-icount are " ICOUNT_NOTE ", compared by the size of\n", f);
+		fputs("the change, without a test. " ICOUNT_CAVEAT "\n\n", f);
+	}
+}
+
+static void full_stats_md(const struct report *r, FILE *f)
+{
+	const struct table *t = &r->t;
+	size_t i, c;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+		char *name = row_name(w);
+
+		fprintf(f, "### %s (%s) [%s]\n\n", name, w->rec->unit, w->setup);
+		free(name);
+		fprintf(f, "| commit | n | median | mean | sd | 95%% CI | vs parent | p | vs base | p |\n");
+		fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
+		for (c = 0; c < t->ncols; c++) {
+			const struct stats *s = &w->cells[c].s;
+			struct cmp cp, cb;
+
+			if (!s->n)
+				continue;
+			memset(&cp, 0, sizeof(cp));
+			cp.pct = cp.p = NAN;
+			cb = cp;
+			if (c > 0) {
+				table_compare(&w->cells[c - 1], &w->cells[c], &cp);
+				table_compare(&w->cells[0], &w->cells[c], &cb);
+			}
+			fprintf(f, "| %s | %zu | %s | %s | %s | [%s, %s] | %s %s | %s | %s %s | %s |\n",
+				t->by_cpu ? t->cols[c].key : short_id(t->cols[c].key).s, s->n,
+				num(s->median).s, num(s->mean).s, num(s->sd).s, num(s->mean_lo).s,
+				num(s->mean_hi).s, pct_str(cp.pct).s, cmp_mark(&cp), cmp_p(&cp).s,
+				pct_str(cb.pct).s, cmp_mark(&cb), cmp_p(&cb).s);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+/* by CPU: one cell, with the change against the series' base */
+static void merge_cell(const struct table *t, FILE *f, const struct row *w, size_t c)
+{
+	const struct row *base = table_base_row(t, w);
+	const struct stats *s = &w->cells[c].s;
+	struct cmp cm;
+
+	if (!s->n) {
+		fprintf(f, " - |");
+		return;
+	}
+	fprintf(f, " %s ± %s (n %zu)", num(s->mean).s, num(s->sd).s, s->n);
+	if (base && base != w && base->cells[c].n) {
+		table_compare(&base->cells[c], &w->cells[c], &cm);
+		fprintf(f, " %s %s", pct_str(cm.pct).s, cmp_mark(&cm));
+	}
+	fprintf(f, " |");
+}
+
+static void merge_md(const struct report *r, FILE *f)
+{
+	const struct table *t = &r->t;
+	int exact = table_any_exact(t);
+	size_t i, c;
+
+	fprintf(f, "| metric | commit | setup |");
+	for (c = 0; c < t->ncols; c++) {
+		fprintf(f, " ");
+		md_escape(f, t->cols[c].key);
+		fprintf(f, " (%s) |", t->cols[c].hosts);
+	}
+	if (exact)
+		fprintf(f, " tcg-icount on the hosts |");
+	fprintf(f, "\n|---|---|---|");
+	for (c = 0; c < t->ncols + !!exact; c++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+		char *name = row_name(w);
+		double pct;
+
+		fprintf(f, "| %s (%s) | %s | %s |", name, w->rec->unit, short_id(w->commit).s,
+			w->setup);
+		free(name);
+		for (c = 0; c < t->ncols; c++)
+			merge_cell(t, f, w, c);
+		if (exact) {
+			switch (table_icount_agree(t, w, &pct)) {
+			case 1:
+				fprintf(f, " equal |");
+				break;
+			case 0:
+				fprintf(f, " **DIFFER** (means up to %.4f%% apart) |", pct);
+				break;
+			default:
+				fprintf(f, " - |");
+			}
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\nColumns: accel and CPU model (hosts); cells: mean ± sd (n), and the change\n");
+	fprintf(f, "of the mean against the series' base (%s) on the same CPU\n",
+		t->nseries ? short_id(t->series[0]).s : "?");
+	fputs("(Welch's t-test: * p<0.05, ** p<0.01, *** p<0.001).\n", f);
+	if (exact) {
+		fputs("\ntcg-icount cells (" ICOUNT_NOTE "; e: exact, no test):\n", f);
+		fputs("the same kernel under the same QEMU should give the same samples on\n", f);
+		fputs("any host; the last column says whether the hosts agree exactly, and\n", f);
+		fputs("DIFFER where not.\n\n", f);
+		fputs(ICOUNT_CAVEAT "\n", f);
+	}
+}
+
+void md_write(struct report *r, FILE *f)
+{
+	const struct table *t = &r->t;
+	size_t c;
+
+	if (t->by_cpu) {
+		fprintf(f, "# Results by CPU model\n\n");
+		merge_md(r, f);
+		return;
+	}
+	fprintf(f, "# CI report\n\n## Commits\n\n| # | commit | subject | hosts |\n|---|---|---|---|\n");
+	for (c = 0; c < t->ncols; c++) {
+		fprintf(f, "| %zu | %s | ", c, short_id(t->cols[c].key).s);
+		md_escape(f, t->cols[c].subject);
+		fprintf(f, " | %s |\n", t->cols[c].hosts);
+	}
+	fprintf(f, "\n## Text for a changelog\n\n```\n");
+	text_changelog(r, f);
+	fprintf(f, "```\n\n## Claimed vs reproduced\n\n");
+	claims_md(r, f);
+	fprintf(f, "## Regression gate\n\n");
+	if (isnan(r->gate_pct)) {
+		fprintf(f, "No gate (no --gate-pct).\n\n");
+	} else {
+		int bad;
+
+		gate_rules(r, f);
+		fprintf(f, "\n");
+		bad = gate_write(r, f, 1);
+		fprintf(f, "\nRegressions: %s.\n\n", bad ? "see REGRESSION above" : "none");
+	}
+	if (t->nerrors) {
+		fprintf(f, "## Error records\n\n");
+		errors_write(r, f);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "## Changes per commit\n\n");
+	for (c = 1; c < t->ncols; c++) {
+		fprintf(f, "```\n");
+		text_changes(r, f, c);
+		fprintf(f, "```\n\n");
+	}
+	fprintf(f, "## Full statistics\n\nmean, sd and the 95%% CI of the mean (t distribution); changes of the mean, Welch's t-test.\n\n");
+	full_stats_md(r, f);
+}

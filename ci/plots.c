@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plots.c - gnuplot scripts and their data: the distribution of every
+ * bench-vm rebind metric per commit (box plots with the samples beside),
+ * and the bench curves over the size, one line per variant and commit.
+ * Run them with gnuplot in their directory (ci/run.sh does).  See
+ * report.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "format.h"
+#include "report.h"
+#include "util.h"
+
+static void safe_name(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i + 1 < len; i++)
+		dst[i] = (src[i] >= 'a' && src[i] <= 'z') || (src[i] >= 'A' && src[i] <= 'Z') ||
+			 (src[i] >= '0' && src[i] <= '9') || src[i] == '-' || src[i] == '.' ?
+			 src[i] : '_';
+	dst[i] = '\0';
+}
+
+static FILE *open_out(const char *dir, const char *name, const char *ext)
+{
+	char *p = xasprintf("%s/%s.%s", dir, name, ext);
+	FILE *f = fopen(p, "w");
+
+	if (!f)
+		die("plots: %s: cannot create: %s", p, strerror(errno));
+	free(p);
+	return f;
+}
+
+static void close_out(FILE *f, const char *dir, const char *name)
+{
+	if (ferror(f) | fclose(f))
+		die("plots: %s/%s: write failed: %s", dir, name, strerror(errno));
+}
+
+static void gp_terminals(FILE *g, const char *name, int on)
+{
+	if (on == 0)
+		fprintf(g, "set terminal pngcairo noenhanced size 1100,650 font ',10'\nset output '%s.png'\n", name);
+	else
+		fprintf(g, "set terminal svg noenhanced size 1100,650 dynamic font ',10'\nset output '%s.svg'\nreplot\n", name);
+}
+
+static void gp_quote(FILE *g, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', g);
+		fputc(*s, g);
+	}
+}
+
+/* "<accel>, CPU: <cpu> (host <host>)" of a title */
+static void gp_machine(FILE *g, const struct record *r)
+{
+	char *cpu = record_cpu_name(r);
+
+	fprintf(g, "%s, CPU: ", record_accel_name(r));
+	gp_quote(g, cpu);
+	free(cpu);
+	fprintf(g, " (host ");
+	gp_quote(g, r->host ? r->host : "?");
+	fprintf(g, ")");
+}
+
+static void plot_rebinds(const struct table *t, const char *dir, const struct row *w)
+{
+	char base[256], *name = row_name(w);
+	FILE *d, *g;
+	size_t c, j, k = 0;
+
+	safe_name(base, sizeof(base), name);
+	d = open_out(dir, base, "dat");
+	g = open_out(dir, base, "gp");
+	gp_terminals(g, base, 0);
+	fprintf(g, "set title \"");
+	gp_quote(g, name);
+	fprintf(g, ": distribution per commit\\n");
+	gp_machine(g, w->rec);
+	fprintf(g, ", ");
+	gp_quote(g, w->setup);
+	fprintf(g, "\"\nset ylabel '%s (%s)'\nset grid ytics\nset key off\n", w->rec->metric,
+		w->rec->unit);
+	fprintf(g, "set style fill solid 0.25 border\nset boxwidth 0.4\nset xtics rotate by -25 (");
+	for (c = 0; c < t->ncols; c++) {
+		if (!w->cells[c].n)
+			continue;
+		for (j = 0; j < w->cells[c].n; j++)
+			fprintf(d, "%.17g\n", w->cells[c].x[j]);
+		fprintf(d, "\n\n");
+		fprintf(g, "%s\"%.12s%s\" %zu", k ? ", " : "", t->cols[c].key, c == 0 ? " (base)" : "", k);
+		k++;
+	}
+	fprintf(g, ")\nset xrange [-0.7:%zu.7]\nset yrange [0:*]\n", k ? k - 1 : 0);
+	fprintf(g, "plot for [i=0:%zu] '%s.dat' index i using (i):1 with boxplot lc i+1, \\\n"
+		"     for [i=0:%zu] '%s.dat' index i using (i+0.3+0.08*(rand(0)-0.5)):1 with points pt 7 ps 0.5 lc i+1\n",
+		k - 1, base, k - 1, base);
+	gp_terminals(g, base, 1);
+	close_out(d, dir, base);
+	close_out(g, dir, base);
+	free(name);
+}
+
+/*
+ * Bench curves: x is the size (or len) parameter, one line per variant
+ * and commit (the first and the last commit that have the experiment).
+ */
+static const char *const x_params[] = { "size", "len" };
+
+static double x_of(const struct record *r, const char **key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(x_params); i++) {
+		double x = record_param(r, x_params[i]);
+
+		if (!isnan(x)) {
+			*key = x_params[i];
+			return x;
+		}
+	}
+	return NAN;
+}
+
+/* the variant without its size: "fc-inline-4" -> "fc-inline" */
+static void curve_name(char *dst, size_t len, const struct record *r, double x)
+{
+	const char *variant = record_param_str(r, "variant");
+	char sfx[40];
+	size_t n, s;
+
+	snprintf(dst, len, "%s", variant ? variant : r->case_name);
+	snprintf(sfx, sizeof(sfx), "%.0f", x);
+	n = strlen(dst);
+	s = strlen(sfx);
+	if (n > s + 1 && !strcmp(dst + n - s, sfx) && strchr("-/", dst[n - s - 1]))
+		dst[n - s - 1] = '\0';
+}
+
+/* v is a point of the curves of experiment/metric at column c: its x */
+static int curve_row(const struct row *v, const char *experiment, const char *metric,
+		     size_t c, double *x)
+{
+	const char *xkey;
+	size_t len = strlen(experiment);
+
+	if (strncmp(v->rec->case_name, experiment, len) || v->rec->case_name[len] != '/' ||
+	    strcmp(v->rec->metric, metric) || !v->cells[c].n)
+		return 0;
+	*x = x_of(v->rec, &xkey);
+	return !isnan(*x);
+}
+
+static int by_x(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* the points of curve CNAME at column c, by x, as a data block of D */
+static void curve_data(const struct table *t, FILE *d, const char *experiment,
+		       const char *metric, size_t c, const char *cname, const char *title)
+{
+	double (*pts)[2] = NULL, x;
+	char vn[128];
+	size_t k, j, np = 0;
+
+	for (k = 0; k < t->nrows; k++) {
+		if (!curve_row(&t->rows[k], experiment, metric, c, &x))
+			continue;
+		curve_name(vn, sizeof(vn), t->rows[k].rec, x);
+		if (strcmp(vn, cname))
+			continue;
+		pts = xrealloc(pts, (np + 1) * sizeof(*pts));
+		pts[np][0] = x;
+		pts[np][1] = t->rows[k].cells[c].s.median;
+		np++;
+	}
+	qsort(pts, np, sizeof(*pts), by_x);
+	fprintf(d, "# %s\n", title);
+	for (j = 0; j < np; j++)
+		fprintf(d, "%.17g %.17g\n", pts[j][0], pts[j][1]);
+	fprintf(d, "\n\n");
+	free(pts);
+}
+
+/* the first and the last column that have the experiment; 0 when none */
+static size_t curve_columns(const struct table *t, const char *experiment, const char *metric,
+			    size_t cols[2], const struct row **any)
+{
+	size_t c, i, ncols = 0;
+	double x;
+
+	*any = NULL;
+	for (c = 0; c < t->ncols; c++) {
+		for (i = 0; i < t->nrows; i++) {
+			if (!curve_row(&t->rows[i], experiment, metric, c, &x))
+				continue;
+			if (ncols < 2 && !(ncols == 1 && cols[0] == c))
+				cols[ncols++] = c;
+			else
+				cols[1] = c;
+			*any = &t->rows[i];
+			break;
+		}
+	}
+	return ncols;
+}
+
+static void plot_curves(const struct table *t, const char *dir, const char *experiment,
+			const char *metric)
+{
+	char base[256], cname[128], *title;
+	const char *xkey = "size";
+	size_t i, j, c, pass, nlines = 0, cols[2], ncols;
+	const struct row *any;
+	double xmin = INFINITY, xmax = -INFINITY, x;
+	char **lines = NULL;
+	FILE *d, *g;
+
+	ncols = curve_columns(t, experiment, metric, cols, &any);
+	if (!any)
+		return;
+	x_of(any->rec, &xkey);
+	/* one size only (memcpy-state: 4 KiB in three cache states): no curve */
+	for (pass = 0; pass < ncols; pass++)
+		for (i = 0; i < t->nrows; i++)
+			if (curve_row(&t->rows[i], experiment, metric, cols[pass], &x)) {
+				xmin = fmin(xmin, x);
+				xmax = fmax(xmax, x);
+			}
+	if (xmin == xmax)
+		return;
+	title = xasprintf("bench-%s-%s", experiment, metric);
+	safe_name(base, sizeof(base), title);
+	free(title);
+	d = open_out(dir, base, "dat");
+	g = open_out(dir, base, "gp");
+	for (pass = 0; pass < ncols; pass++) {
+		size_t first = nlines;
+
+		c = cols[pass];
+		for (i = 0; i < t->nrows; i++) {
+			int seen = 0;
+
+			if (!curve_row(&t->rows[i], experiment, metric, c, &x))
+				continue;
+			curve_name(cname, sizeof(cname), t->rows[i].rec, x);
+			title = xasprintf("%s @ %.12s", cname, t->cols[c].key);
+			for (j = first; j < nlines; j++)
+				seen |= !strcmp(lines[j], title);
+			if (seen) {
+				free(title);
+				continue;
+			}
+			lines = xrealloc(lines, (nlines + 1) * sizeof(*lines));
+			lines[nlines++] = title;
+			curve_data(t, d, experiment, metric, c, cname, title);
+		}
+	}
+	gp_terminals(g, base, 0);
+	fprintf(g, "set title \"bench %s: median %s over %s\\n", experiment, metric, xkey);
+	gp_machine(g, any->rec);
+	fprintf(g, "\"\nset xlabel '%s (bytes)'\nset ylabel '%s (%s)'\nset grid\nset key outside right\n",
+		xkey, metric, any->rec->unit);
+	if (xmin > 0 && xmax / xmin > 64)
+		fprintf(g, "set logscale x 2\n");
+	fprintf(g, "plot ");
+	for (i = 0; i < nlines; i++) {
+		fprintf(g, "%s'%s.dat' index %zu using 1:2 with linespoints dt %d title \"",
+			i ? ", \\\n     " : "", base, i,
+			strstr(lines[i], short_id(t->cols[cols[0]].key).s) ? 1 : 2);
+		gp_quote(g, lines[i]);
+		fprintf(g, "\"");
+	}
+	fprintf(g, "\n");
+	gp_terminals(g, base, 1);
+	for (i = 0; i < nlines; i++)
+		free(lines[i]);
+	free(lines);
+	close_out(d, dir, base);
+	close_out(g, dir, base);
+}
+
+/* the bench experiments whose records have a size: "experiment metric" */
+static size_t curve_experiments(const struct table *t, char ***out)
+{
+	size_t i, j, n = 0;
+	char **exps = NULL;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+		const char *xkey, *slash = strchr(w->rec->case_name, '/');
+		char *e;
+		int seen = 0;
+
+		/* memcpy-align has a size too, but its x is the alignment */
+		if (strcmp(w->rec->suite, "bench") || !slash || isnan(x_of(w->rec, &xkey)) ||
+		    !isnan(record_param(w->rec, "dst_page_offset")))
+			continue;
+		e = xasprintf("%.*s %s", (int)(slash - w->rec->case_name), w->rec->case_name,
+			      w->rec->metric);
+		for (j = 0; j < n; j++)
+			seen |= !strcmp(exps[j], e);
+		if (seen) {
+			free(e);
+			continue;
+		}
+		exps = xrealloc(exps, (n + 1) * sizeof(*exps));
+		exps[n++] = e;
+	}
+	*out = exps;
+	return n;
+}
+
+void plots_write(const struct report *r, const char *dir)
+{
+	const struct table *t = &r->t;
+	size_t i, j, nexp;
+	char **exps;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		die("plots: %s: cannot create: %s", dir, strerror(errno));
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+		size_t c, with = 0;
+
+		for (c = 0; c < t->ncols; c++)
+			with += w->cells[c].n >= 2;
+		if (!strcmp(w->rec->suite, "bench-vm") && strstr(w->rec->case_name, "/rebind") &&
+		    unit_direction(w->rec->unit) && with)
+			plot_rebinds(t, dir, w);
+	}
+	nexp = curve_experiments(t, &exps);
+	for (j = 0; j < nexp; j++) {
+		char *sp = strchr(exps[j], ' ');
+
+		*sp = '\0';
+		plot_curves(t, dir, exps[j], sp + 1);
+		free(exps[j]);
+	}
+	free(exps);
+}

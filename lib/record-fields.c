@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record-fields.c - one record's fields and their types: every field a
+ * reader uses is checked, named when it is wrong, and NaN and infinities
+ * are refused anywhere.  See record-read.h.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record-fields.h"
+#include "record-write.h"
+#include "util.h"
+
+/* Fields of params that readers use, and their type. */
+static const char *const number_params[] = {
+	"ns_size", "rebinds", "size", "len", "dst_page_offset",
+};
+
+static const char *const string_params[] = {
+	"qemu_cpu", "cpu_model", "variant", "state",
+};
+
+int record_fail(const char *file, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: records: %s:%u: ", prog_name(), file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static const char *type_name(json_object *v)
+{
+	return v ? json_type_to_name(json_object_get_type(v)) : "null";
+}
+
+static int is_number(json_object *v)
+{
+	return json_object_is_type(v, json_type_double) ||
+	       json_object_is_type(v, json_type_int);
+}
+
+/* KEY of O as a string: *out is NULL when absent or null; -1: another type */
+static int get_str(json_object *o, const char *key, const char **out)
+{
+	json_object *v;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return -1;
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+/* NaN and infinities anywhere in V; PATH names the first in BUF */
+static int non_finite(json_object *v, char *buf, size_t len)
+{
+	size_t i, n = strlen(buf);
+
+	if (json_object_is_type(v, json_type_double))
+		return !isfinite(json_object_get_double(v));
+	if (json_object_is_type(v, json_type_array)) {
+		for (i = 0; i < json_object_array_length(v); i++) {
+			snprintf(buf + n, len - n, "[%zu]", i);
+			if (non_finite(json_object_array_get_idx(v, i), buf, len))
+				return 1;
+		}
+	} else if (json_object_is_type(v, json_type_object)) {
+		json_object_object_foreach(v, key, val) {
+			snprintf(buf + n, len - n, "%s%s", n ? "." : "", key);
+			if (non_finite(val, buf, len))
+				return 1;
+		}
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+static int check_cpu(json_object *o, const char *key, const char **name,
+		     const char **vendor, const char *file, unsigned int line)
+{
+	static const char *const ints[] = { "family", "model", "stepping" };
+	json_object *cpu, *v;
+	const char *other;
+	size_t i;
+
+	*name = NULL;
+	if (vendor)
+		*vendor = NULL;
+	if (!json_object_object_get_ex(o, key, &cpu) || !cpu)
+		return 0;
+	if (!json_object_is_type(cpu, json_type_object))
+		return record_fail(file, line, "field '%s' is %s, not an object", key, type_name(cpu));
+	if (get_str(cpu, "model_name", name) || get_str(cpu, "vendor", vendor ? vendor : &other))
+		return record_fail(file, line, "field '%s': model_name and vendor must be strings", key);
+	for (i = 0; i < ARRAY_SIZE(ints); i++)
+		if (json_object_object_get_ex(cpu, ints[i], &v) && v &&
+		    !json_object_is_type(v, json_type_int))
+			return record_fail(file, line, "field '%s.%s' is %s, not an integer", key,
+				    ints[i], type_name(v));
+	if (json_object_object_get_ex(cpu, "flags", &v) && v) {
+		if (!json_object_is_type(v, json_type_array))
+			return record_fail(file, line, "field '%s.flags' is %s, not an array", key,
+				    type_name(v));
+		for (i = 0; i < json_object_array_length(v); i++)
+			if (!json_object_is_type(json_object_array_get_idx(v, i),
+						 json_type_string))
+				return record_fail(file, line, "field '%s.flags[%zu]' is not a string",
+					    key, i);
+	}
+	return 0;
+}
+
+static int check_params(struct record *r, json_object *o)
+{
+	json_object *v;
+	size_t i;
+
+	if (!json_object_object_get_ex(o, "params", &r->params) || !r->params) {
+		r->params = NULL;
+		return 0;
+	}
+	if (!json_object_is_type(r->params, json_type_object))
+		return record_fail(r->file, r->line, "field 'params' is %s, not an object",
+			    type_name(r->params));
+	for (i = 0; i < ARRAY_SIZE(number_params); i++)
+		if (json_object_object_get_ex(r->params, number_params[i], &v) && v &&
+		    !is_number(v))
+			return record_fail(r->file, r->line, "field 'params.%s' is %s, not a number",
+				    number_params[i], type_name(v));
+	for (i = 0; i < ARRAY_SIZE(string_params); i++)
+		if (json_object_object_get_ex(r->params, string_params[i], &v) && v &&
+		    !json_object_is_type(v, json_type_string))
+			return record_fail(r->file, r->line, "field 'params.%s' is %s, not a string",
+				    string_params[i], type_name(v));
+	/* QEMU's -cpu: "qemu_cpu"; records before the rename say "cpu_model" */
+	r->qemu_cpu = record_param_str(r, "qemu_cpu");
+	if (!r->qemu_cpu)
+		r->qemu_cpu = record_param_str(r, "cpu_model");
+	return 0;
+}
+
+static int check_digest(struct record *r, json_object *o)
+{
+	size_t i;
+
+	if (!json_object_object_get_ex(o, "digest", &r->digest) || !r->digest) {
+		r->digest = NULL;
+		return 0;
+	}
+	if (!json_object_is_type(r->digest, json_type_array))
+		return record_fail(r->file, r->line, "field 'digest' is %s, not an array of strings",
+			    type_name(r->digest));
+	for (i = 0; i < json_object_array_length(r->digest); i++)
+		if (!json_object_is_type(json_object_array_get_idx(r->digest, i),
+					 json_type_string))
+			return record_fail(r->file, r->line, "field 'digest[%zu]' is not a string", i);
+	return 0;
+}
+
+int record_parse(struct record *r, json_object *o)
+{
+	static const struct {
+		const char *key;
+		int required;
+		size_t off;
+	} strs[] = {
+		{ "suite", 1, offsetof(struct record, suite) },
+		{ "case", 1, offsetof(struct record, case_name) },
+		{ "metric", 1, offsetof(struct record, metric) },
+		{ "unit", 1, offsetof(struct record, unit) },
+		{ "commit", 0, offsetof(struct record, commit) },
+		{ "kernel", 0, offsetof(struct record, kernel) },
+		{ "accel", 0, offsetof(struct record, accel) },
+		{ "clock", 0, offsetof(struct record, clock) },
+		{ "host", 0, offsetof(struct record, host) },
+		{ "time", 0, offsetof(struct record, time) },
+		{ "error", 0, offsetof(struct record, error) },
+	};
+	json_object *samples, *v;
+	const char *schema;
+	char where[128] = "";
+	size_t i;
+
+	if (!json_object_is_type(o, json_type_object))
+		return record_fail(r->file, r->line, "a JSON %s, not a record (an object)", type_name(o));
+	if (get_str(o, "schema", &schema) || !schema || strcmp(schema, RECORD_SCHEMA))
+		return record_fail(r->file, r->line, "schema is '%s', expected '%s'",
+			    schema ? schema : "(none)", RECORD_SCHEMA);
+	for (i = 0; i < ARRAY_SIZE(strs); i++) {
+		const char **dst = (const char **)((char *)r + strs[i].off);
+
+		if (get_str(o, strs[i].key, dst)) {
+			json_object_object_get_ex(o, strs[i].key, &v);
+			return record_fail(r->file, r->line, "field '%s' is %s, not a string",
+				    strs[i].key, type_name(v));
+		}
+		if (strs[i].required && !*dst)
+			return record_fail(r->file, r->line, "field '%s' is missing", strs[i].key);
+	}
+	if (!r->clock)
+		r->clock = "wall";
+	if (strcmp(r->clock, "wall") && strcmp(r->clock, "icount"))
+		return record_fail(r->file, r->line, "clock '%s' is neither 'wall' nor 'icount'", r->clock);
+	if (check_cpu(o, "cpu", &r->cpu_name, &r->cpu_vendor, r->file, r->line) ||
+	    check_cpu(o, "host_cpu", &r->host_cpu_name, NULL, r->file, r->line) ||
+	    check_params(r, o) || check_digest(r, o))
+		return -1;
+	if (non_finite(o, where, sizeof(where)))
+		return record_fail(r->file, r->line, "field '%s' is NaN or infinite: %s", where,
+			    "a number that is no measurement (the producer must write an error record instead)");
+	if (!json_object_object_get_ex(o, "samples", &samples) ||
+	    !json_object_is_type(samples, json_type_array))
+		return record_fail(r->file, r->line, "field 'samples' is %s, not an array of numbers",
+			    samples ? type_name(samples) : "missing");
+	r->n = json_object_array_length(samples);
+	r->samples = xcalloc(r->n, sizeof(double));
+	for (i = 0; i < r->n; i++) {
+		v = json_object_array_get_idx(samples, i);
+		if (!is_number(v)) {
+			free(r->samples);
+			r->samples = NULL;
+			return record_fail(r->file, r->line, "sample %zu is %s, not a number", i,
+				    type_name(v));
+		}
+		r->samples[i] = json_object_get_double(v);
+	}
+	r->obj = o;
+	return 0;
+}
+
+double record_param(const struct record *r, const char *key)
+{
+	json_object *v;
+
+	if (!r->params || !json_object_object_get_ex(r->params, key, &v) || !is_number(v))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+const char *record_param_str(const struct record *r, const char *key)
+{
+	json_object *v;
+
+	if (!r->params || !json_object_object_get_ex(r->params, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}

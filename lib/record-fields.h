@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record-fields.h - inside the reader (record-read.c): one record's fields
+ * checked and taken (record-fields.c).
+ *
+ *   record_parse(r, o)       r->file and r->line set: 0, or -1 after
+ *                            "prog: records: FILE:LINE: what" on stderr
+ *   record_fail(file, line, fmt, ...)   that message; returns -1
+ */
+#ifndef RECORD_FIELDS_H
+#define RECORD_FIELDS_H
+
+#include "record-read.h"
+#include "util.h"
+
+int record_parse(struct record *r, json_object *o);
+__printf(3, 4) int record_fail(const char *file, unsigned int line, const char *fmt, ...);
+
+#endif /* RECORD_FIELDS_H */
