@@ -43,6 +43,12 @@ export BIN
 TOOLS = $(BIN)/series-check $(BIN)/trailers-collect
 # the record writer (lib/record.[ch]: its old name, for bench-vm-collect)
 LIB_RECORD = lib/record-write.c lib/record-write.h lib/record.c lib/record.h
+# lib/: what the tools of several areas share: the record reader and
+# writer, the statistics, the table of records (ci-report, ci-merge,
+# bench-vm-report), errors and allocation
+LIB_OBJ = $(addprefix $(OUT)/obj/lib/,table.o setup.o record-read.o record-fields.o \
+	  record-write.o stats.o util.o)
+LIB_LIBS = -ljson-c -lgsl -lgslcblas -lm
 # Each area adds its targets, tools (TOOLS += ...) and help lines
 # (HELP += ...) in its own fragment.
 HELP =
@@ -125,6 +131,12 @@ $(BIN)/%: tools/%.c lib/mbox.c lib/mbox.h lib/outfile.h $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $< lib/mbox.c
+
+# KTOOLS_INC (bench-vm.mk): the kernel's user-space compiler.h, for util.h
+$(LIB_OBJ): $(OUT)/obj/lib/%.o: lib/%.c $(wildcard lib/*.h) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -c -o $@ $<
 
 # The test suite needs the packages (deps), the kernel source (some tools,
 # gen_init_cpio, come from it) and the sanitized tools.

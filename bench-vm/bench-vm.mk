@@ -40,10 +40,11 @@ $(BIN)/bench-vm-collect: bench-vm/collect.c $(LIB_RECORD) $(OUT)/cflags
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/collect.c lib/record.c -ljson-c
 
-$(BIN)/bench-vm-report: bench-vm/report.c $(OUT)/cflags
+# a view of lib/'s table of records (LIB_OBJ, the top-level Makefile)
+$(BIN)/bench-vm-report: bench-vm/report.c $(LIB_OBJ) $(wildcard lib/*.h) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/report.c -ljson-c -lgsl -lgslcblas -lm
+	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -o $@ bench-vm/report.c $(LIB_OBJ) $(LIB_LIBS)
 
 $(BIN)/gen_init_cpio: $(GEN_INIT_CPIO_SRC)
 	@mkdir -p $(@D)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report.c - the bench-vm results of one or more kernels, in the shape the
- * changelogs quote, from records only (doc/records.md).
+ * report.c - bench-vm-report: the bench-vm results of one or more kernels,
+ * in the shape the changelogs quote: a view of the table of the records
+ * (lib/table.c, read by lib/record-read.c, statistics of lib/stats.c),
+ * plus the comparison of the struct pages.
  *
  *   bench-vm-report RECORDS.jsonl...     one file per kernel, base first
  *
@@ -13,21 +15,22 @@
  * and, for a guest clock that counts instructions, the clock: [tcg] (wall
  * clock under TCG: timings show relative change only), [tcg-icount]
  * (emulated instructions at 1 ns each, not hardware time; the caveats are
- * printed before the figures), [kvm].  A file with an error record
- * is reported and makes the exit status 1, and so do struct pages (the
+ * printed before the figures), [kvm].  A kernel with an error record is
+ * reported and makes the exit status 1, and so do struct pages (the
  * digests of bench-vm/pages) that differ from the first kernel's: the
- * first differing pfn and field are named.
+ * first differing pfn and field are named.  Records that are not records
+ * (a wrong type, NaN, a line of garbage) are an error naming file and
+ * line, exit 1; the same file twice counts once.
  */
-#include <errno.h>
+#define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_statistics_double.h>
-#include <json-c/json.h>
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define PROG "bench-vm-report"
+#include "record-read.h"
+#include "table.h"
+#include "util.h"
 
 /* dax_pmem_mem: dax_pmem on the map=mem namespace (agent.c, mem_ns=1) */
 static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem" };
@@ -38,7 +41,6 @@ static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem" };
  * QEMU executes, 1 ns each: exact and the same on any host, but emulated
  * work, not time.  The caveats go where the figures are.
  */
-#define ICOUNT_NOTE "emulated instructions at 1 ns each, not hardware time"
 #define ICOUNT_CAVEATS \
 	"tcg-icount: " ICOUNT_NOTE ".\n" \
 	"  Exact: the same kernel gives the same figures on any host, loaded or\n" \
@@ -49,165 +51,111 @@ static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem" };
 	"  rebind costs: the host's first touch of the NVDIMM files is invisible\n" \
 	"  to this clock.\n"
 
+/* One kernel: a column of the table, and what its records say of it. */
 struct kernel {
-	const char *file;
-	char commit[64], kernel[64], accel[16], cpu_model[64], flags[64];
-	char clock[16];		/* "icount" or "wall" (records without one) */
+	const char *commit, *kernel, *accel, *clock, *qemu_cpu, *error;
+	char flags[64];
 	char label[32];		/* what every line ends with: accel[-icount] */
-	double first[NR_DRIVERS];	/* first binding, ms; < 0: missing */
-	double mean[NR_DRIVERS], sd[NR_DRIVERS];
-	size_t n[NR_DRIVERS];
-	double first_bind_ms;
-	struct json_object *digest[NR_DRIVERS];	/* bench_vm_pages.ko's lines */
-	char error[512];
+	const struct cell *first[NR_DRIVERS], *rebind[NR_DRIVERS];
+	json_object *digest[NR_DRIVERS];	/* bench_vm_pages.ko's lines */
+	double first_bind_ms;			/* NAN: none */
 };
 
-static const char *str(json_object *o, const char *key)
+/* the cell of SUITE bench-vm, CASE and METRIC at column c, or NULL */
+static const struct cell *cell_of(const struct table *t, size_t c, const char *case_name,
+				  const char *metric)
 {
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static void copy(char *dst, size_t size, const char *src)
-{
-	if (src && !dst[0])
-		snprintf(dst, size, "%s", src);
-}
-
-/* Samples of a record as a fresh array, or NULL when it has none. */
-static double *samples(json_object *rec, size_t *n)
-{
-	json_object *arr;
-	double *v;
 	size_t i;
 
-	*n = 0;
-	if (!json_object_object_get_ex(rec, "samples", &arr) ||
-	    !json_object_is_type(arr, json_type_array))
-		return NULL;
-	*n = json_object_array_length(arr);
-	if (!*n)
-		return NULL;
-	v = calloc(*n, sizeof(*v));
-	if (!v)
-		return NULL;
-	for (i = 0; i < *n; i++)
-		v[i] = json_object_get_double(json_object_array_get_idx(arr, i));
-	return v;
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *w = &t->rows[i];
+
+		if (w->cells[c].n && !strcmp(w->rec->suite, "bench-vm") &&
+		    !strcmp(w->rec->case_name, case_name) && !strcmp(w->rec->metric, metric))
+			return &w->cells[c];
+	}
+	return NULL;
 }
 
-static void take(struct kernel *k, json_object *rec)
+static void flags_of(char *dst, size_t size, const struct record *r)
 {
-	const char *cs = str(rec, "case"), *metric = str(rec, "metric");
-	json_object *o, *p;
-	double *v;
-	size_t d, n, i;
+	json_object *cpu, *flags;
+	size_t i, n = 0;
 
-	copy(k->commit, sizeof(k->commit), str(rec, "commit"));
-	copy(k->kernel, sizeof(k->kernel), str(rec, "kernel"));
-	copy(k->accel, sizeof(k->accel), str(rec, "accel"));
-	copy(k->clock, sizeof(k->clock), str(rec, "clock"));
-	if (json_object_object_get_ex(rec, "params", &p))
-		copy(k->cpu_model, sizeof(k->cpu_model), str(p, "cpu_model"));
-	if (!k->flags[0] && json_object_object_get_ex(rec, "cpu", &o) &&
-	    json_object_object_get_ex(o, "flags", &o)) {
-		for (i = 0; i < json_object_array_length(o); i++) {
-			const char *fl = json_object_get_string(json_object_array_get_idx(o, i));
+	dst[0] = '\0';
+	if (!json_object_object_get_ex(r->obj, "cpu", &cpu) || !cpu ||
+	    !json_object_object_get_ex(cpu, "flags", &flags) || !flags)
+		return;
+	/* record-read.c checked: an array of strings */
+	for (i = 0; i < json_object_array_length(flags); i++) {
+		const char *fl = json_object_get_string(json_object_array_get_idx(flags, i));
 
-			if (strlen(k->flags) + strlen(fl) + 2 < sizeof(k->flags))
-				sprintf(k->flags + strlen(k->flags), "%s%s",
-					i ? "," : "", fl);
-		}
+		if (n + strlen(fl) + 2 < size)
+			n += snprintf(dst + n, size - n, "%s%s", i ? "," : "", fl);
 	}
-	if (!cs || !metric)
+}
+
+/* the first value of each field among the bench-vm records of a run */
+static void take(struct kernel *k, const struct record *r)
+{
+	if (strcmp(r->suite, "bench-vm"))
 		return;
-	if (!strcmp(metric, "error")) {
-		copy(k->error, sizeof(k->error), str(rec, "error"));
-		return;
-	}
-	if (!strcmp(cs, "boot") && !strcmp(metric, "first_bind_ms")) {
-		v = samples(rec, &n);
-		if (v)
-			k->first_bind_ms = v[0];
-		free(v);
-		return;
-	}
-	if (!strcmp(metric, "page_classes")) {
-		for (d = 0; d < NR_DRIVERS; d++)
-			if (!strncmp(cs, drivers[d], strlen(drivers[d])) &&
-			    !strcmp(cs + strlen(drivers[d]), "/pages") &&
-			    json_object_object_get_ex(rec, "digest", &o) && !k->digest[d])
-				k->digest[d] = json_object_get(o);
-		return;
-	}
-	if (strcmp(metric, "memmap_init_ms"))
-		return;
+	if (!k->commit)
+		k->commit = r->commit ? r->commit : "(none)";
+	if (!k->kernel)
+		k->kernel = r->kernel;
+	if (!k->accel)
+		k->accel = r->accel;
+	if (!k->clock && r->clock)
+		k->clock = r->clock;
+	if (!k->qemu_cpu)
+		k->qemu_cpu = r->qemu_cpu;
+	if (!k->flags[0])
+		flags_of(k->flags, sizeof(k->flags), r);
+	if (!k->error && !strcmp(r->metric, "error"))
+		k->error = r->error ? r->error : "(no error text)";
+}
+
+static void kernel_of(const struct table *t, const struct records *rs, size_t c,
+		      struct kernel *k)
+{
+	const struct cell *boot;
+	size_t i, d;
+	char *name;
+
+	memset(k, 0, sizeof(*k));
+	for (i = 0; i < rs->n; i++)
+		if (streq(rs->v[i].file, t->cols[c].key))
+			take(k, &rs->v[i]);
+	snprintf(k->label, sizeof(k->label), "%s%s", k->accel ? k->accel : "?",
+		 streq(k->clock, "icount") ? "-icount" : "");
 	for (d = 0; d < NR_DRIVERS; d++) {
-		size_t len = strlen(drivers[d]);
-
-		if (strncmp(cs, drivers[d], len) || cs[len] != '/')
-			continue;
-		v = samples(rec, &n);
-		if (!v)
-			return;
-		if (!strcmp(cs + len + 1, "first")) {
-			k->first[d] = v[0];
-		} else if (!strcmp(cs + len + 1, "rebind")) {
-			k->mean[d] = gsl_stats_mean(v, 1, n);
-			k->sd[d] = n > 1 ? gsl_stats_sd_m(v, 1, n, k->mean[d]) : 0;
-			k->n[d] = n;
-		}
-		free(v);
+		name = xasprintf("%s/first", drivers[d]);
+		k->first[d] = cell_of(t, c, name, "memmap_init_ms");
+		free(name);
+		name = xasprintf("%s/rebind", drivers[d]);
+		k->rebind[d] = cell_of(t, c, name, "memmap_init_ms");
+		free(name);
+		name = xasprintf("%s/pages", drivers[d]);
+		if (cell_of(t, c, name, "page_classes"))
+			k->digest[d] = cell_of(t, c, name, "page_classes")->first->digest;
+		free(name);
 	}
-}
-
-static int load(struct kernel *k)
-{
-	char *line = NULL;
-	size_t cap = 0, d;
-	FILE *f;
-	int lineno = 0, r = 0;
-
-	for (d = 0; d < NR_DRIVERS; d++)
-		k->first[d] = -1;
-	k->first_bind_ms = -1;
-	f = fopen(k->file, "r");
-	if (!f) {
-		fprintf(stderr, PROG ": read: %s: %s\n", k->file, strerror(errno));
-		return -1;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		json_object *rec = json_tokener_parse(line);
-
-		lineno++;
-		if (!rec || !json_object_is_type(rec, json_type_object)) {
-			fprintf(stderr, PROG ": parse: %s:%d: not a JSON object\n",
-				k->file, lineno);
-			json_object_put(rec);
-			r = -1;
-			break;
-		}
-		if (str(rec, "suite") && !strcmp(str(rec, "suite"), "bench-vm"))
-			take(k, rec);
-		json_object_put(rec);
-	}
-	free(line);
-	fclose(f);
-	return r;
+	boot = cell_of(t, c, "boot", "first_bind_ms");
+	k->first_bind_ms = boot ? boot->x[0] : NAN;
 }
 
 /* The changelog's two lines for one driver. */
 static void print_driver(const struct kernel *k, size_t d)
 {
-	if (k->first[d] >= 0)
-		printf("  First binding for %s driver: %.2f ms [%s]\n",
-		       drivers[d], k->first[d], k->label);
-	if (k->n[d])
+	const struct cell *f = k->first[d], *r = k->rebind[d];
+
+	if (f)
+		printf("  First binding for %s driver: %.2f ms [%s]\n", drivers[d], f->x[0],
+		       k->label);
+	if (r)
 		printf("  Average of rebinds for %s driver: %.2f ms (sd %.2f, n %zu) [%s]\n",
-		       drivers[d], k->mean[d], k->sd[d], k->n[d], k->label);
+		       drivers[d], r->s.mean, r->s.n > 1 ? r->s.sd : 0, r->s.n, k->label);
 }
 
 static const char *at(json_object *arr, size_t i)
@@ -249,6 +197,37 @@ static const char *class_word(const char *l, int w, char *buf, size_t size)
 	return buf;
 }
 
+/* the lowest first_pfn of a class one side has and the other lacks */
+static const char *first_differing_pfn(json_object *da, json_object *db)
+{
+	json_object *side[2] = { da, db };
+	unsigned long long best = ~0ULL;
+	const char *best_pfn = NULL;
+	size_t i, j, s;
+
+	for (s = 0; s < 2; s++) {
+		json_object *mine = side[s], *other = side[!s];
+
+		for (i = 0; i < json_object_array_length(mine); i++) {
+			const char *l = at(mine, i), *p = strstr(l, " first_pfn=");
+			int found = 0;
+
+			if (strncmp(l, "class ", 6) || !p)
+				continue;
+			for (j = 0; j < json_object_array_length(other); j++) {
+				const char *q = strstr(at(other, j), " first_pfn=");
+
+				found |= q && !strcmp(p, q);
+			}
+			if (!found && strtoull(p + 11, NULL, 0) < best) {
+				best = strtoull(p + 11, NULL, 0);
+				best_pfn = p + 11;
+			}
+		}
+	}
+	return best_pfn;
+}
+
 /*
  * The struct pages of kernel B against kernel A: the same digest lines, or
  * the first differing pfn (the lowest first_pfn of a class the other
@@ -258,12 +237,9 @@ static const char *class_word(const char *l, int w, char *buf, size_t size)
 static int compare_pages(const struct kernel *a, const struct kernel *b, size_t d)
 {
 	json_object *da = a->digest[d], *db = b->digest[d];
-	const struct kernel *side[2] = { a, b };
-	unsigned long long best = ~0ULL;
-	const char *best_pfn = NULL;
 	char wa[64], wb[64], pfn[32], fprefix[32];
-	const char *fields;
-	size_t i, s, n;
+	const char *fields, *best_pfn;
+	size_t i, n;
 	int w;
 
 	if (!da || !db) {
@@ -282,29 +258,8 @@ static int compare_pages(const struct kernel *a, const struct kernel *b, size_t 
 			return 0;
 		}
 	}
-	/* a class of one side that the other lacks, at the lowest pfn */
-	for (s = 0; s < 2; s++) {
-		json_object *mine = side[s]->digest[d], *other = side[!s]->digest[d];
-
-		for (i = 0; i < json_object_array_length(mine); i++) {
-			const char *l = at(mine, i);
-			const char *p = strstr(l, " first_pfn=");
-			size_t j, found = 0;
-
-			if (strncmp(l, "class ", 6) || !p)
-				continue;
-			for (j = 0; j < json_object_array_length(other); j++) {
-				const char *q = strstr(at(other, j), " first_pfn=");
-
-				found |= q && !strcmp(p, q);
-			}
-			if (!found && strtoull(p + 11, NULL, 0) < best) {
-				best = strtoull(p + 11, NULL, 0);
-				best_pfn = p + 11;
-			}
-		}
-	}
 	printf("  struct pages of %s: DIFFER from %.12s [%s]\n", drivers[d], a->commit, b->label);
+	best_pfn = first_differing_pfn(da, db);
 	if (!best_pfn) {
 		printf("    same classes, different order or range: %s vs %s\n",
 		       digest_line(da, "range ", NULL) ?: "?",
@@ -325,93 +280,114 @@ static int compare_pages(const struct kernel *a, const struct kernel *b, size_t 
 	return 1;
 }
 
-static void change(const char *what, double from, double to, const char *accel)
+static void change(const char *what, const char *driver, const struct cell *from,
+		   const struct cell *to, int first, const char *label)
 {
-	if (from > 0 && to >= 0)
-		printf("  %s: %+.1f%% [%s]\n", what, (to - from) / from * 100, accel);
+	double a = from ? (first ? from->x[0] : from->s.mean) : -1;
+	double b = to ? (first ? to->x[0] : to->s.mean) : -1;
+
+	if (a > 0 && b >= 0)
+		printf("  %s for %s driver: %+.1f%% [%s]\n", what, driver, stats_pct(a, b), label);
 	else
-		printf("  %s: n/a (missing or zero figure) [%s]\n", what, accel);
+		printf("  %s for %s driver: n/a (missing or zero figure) [%s]\n", what, driver,
+		       label);
 }
 
 /* What the header line of a kernel says about its clock. */
 static const char *clock_note(const struct kernel *k)
 {
-	if (!strcmp(k->clock, "icount"))
+	if (streq(k->clock, "icount"))
 		return ": " ICOUNT_NOTE;
-	if (!strcmp(k->accel, "tcg"))
+	if (streq(k->accel, "tcg"))
 		return ": timings show relative change only";
 	return "";
 }
 
-int main(int argc, char **argv)
+static int print_kernel(const struct kernel *k)
 {
-	struct kernel *k;
-	int i, status = 0, icount = 0;
 	size_t d;
 
+	printf("%.12s (kernel %s, cpu %s: %s) [%s%s]\n", k->commit, k->kernel ? k->kernel : "?",
+	       k->qemu_cpu ? k->qemu_cpu : "?", k->flags[0] ? k->flags : "no erms/fsrm",
+	       k->label, clock_note(k));
+	if (k->error)
+		printf("  run failed: %s [%s]\n", k->error, k->label);
+	for (d = 0; d < NR_DRIVERS; d++)
+		print_driver(k, d);
+	if (!isnan(k->first_bind_ms))
+		printf("  Boot to first bind: %.0f ms (guest clock) [%s]\n", k->first_bind_ms,
+		       k->label);
+	return k->error ? 1 : 0;
+}
+
+/* kernel b against a, the first: every figure's change, the struct pages */
+static int print_change(const struct kernel *a, const struct kernel *b)
+{
+	int status = 0;
+	size_t d;
+
+	printf("Change %.12s vs %.12s:%s\n", b->commit, a->commit,
+	       strcmp(b->label, a->label) ? " (different accel or clock: not comparable)" : "");
+	for (d = 0; d < NR_DRIVERS; d++) {
+		/* a device neither run had (no mem_ns=1) */
+		if (!a->first[d] && !a->rebind[d] && !a->digest[d] &&
+		    !b->first[d] && !b->rebind[d] && !b->digest[d])
+			continue;
+		change("First binding", drivers[d], a->first[d], b->first[d], 1, b->label);
+		change("Average of rebinds", drivers[d], a->rebind[d], b->rebind[d], 0, b->label);
+		status |= compare_pages(a, b, d);
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct records rs = { 0 };
+	struct table t = { .by_file = 1 };
+	struct kernel *k;
+	int i, status = 0, icount = 0;
+	size_t c, n, nk = 0;
+
+	prog_set("bench-vm-report");
 	if (argc < 2) {
-		fprintf(stderr, "usage: " PROG " RECORDS.jsonl...\n");
+		fprintf(stderr, "%s: usage: bench-vm-report RECORDS.jsonl...\n", prog_name());
 		return 2;
 	}
-	k = calloc((size_t)argc, sizeof(*k));
-	if (!k)
-		return 1;
+	/* a column per file, a run each; a file read before adds nothing */
 	for (i = 1; i < argc; i++) {
-		k[i].file = argv[i];
-		if (load(&k[i]))
+		n = rs.n;
+		if (records_read(&rs, argv[i])) {
+			table_free(&t);
+			records_free(&rs);
 			return 1;
-		if (!k[i].accel[0])
-			snprintf(k[i].accel, sizeof(k[i].accel), "?");
-		if (!k[i].clock[0])
-			snprintf(k[i].clock, sizeof(k[i].clock), "wall");
-		snprintf(k[i].label, sizeof(k[i].label), "%s%s", k[i].accel,
-			 strcmp(k[i].clock, "icount") ? "" : "-icount");
-		icount |= !strcmp(k[i].clock, "icount");
+		}
+		if (rs.n > n)
+			table_add_column(&t, rs.v[n].file, "");
+		else if (!rs.duplicates)
+			warn("records: %s: no records in it: the run wrote none", argv[i]);
+		status |= rs.n == n && !rs.duplicates;
+	}
+	table_build(&t, &rs);
+	k = xcalloc(t.ncols, sizeof(*k));
+	for (c = 0; c < t.ncols; c++) {
+		kernel_of(&t, &rs, c, &k[nk]);
+		/* a run of only other suites' records is none of bench-vm's */
+		if (!k[nk].commit)
+			continue;
+		icount |= streq(k[nk].clock, "icount");
+		nk++;
 	}
 	/* the caveats before the figures they qualify */
 	if (icount)
 		fputs(ICOUNT_CAVEATS, stdout);
-	for (i = 1; i < argc; i++) {
-		printf("%.12s (kernel %s, cpu %s: %s) [%s%s]\n",
-		       k[i].commit[0] ? k[i].commit : k[i].file,
-		       k[i].kernel[0] ? k[i].kernel : "?",
-		       k[i].cpu_model[0] ? k[i].cpu_model : "?",
-		       k[i].flags[0] ? k[i].flags : "no erms/fsrm", k[i].label,
-		       clock_note(&k[i]));
-		if (k[i].error[0]) {
-			printf("  run failed: %s [%s]\n", k[i].error, k[i].label);
-			status = 1;
-		}
-		for (d = 0; d < NR_DRIVERS; d++)
-			print_driver(&k[i], d);
-		if (k[i].first_bind_ms >= 0)
-			printf("  Boot to first bind: %.0f ms (guest clock) [%s]\n",
-			       k[i].first_bind_ms, k[i].label);
-	}
-	for (i = 2; i < argc; i++) {
-		char what[96];
-
-		printf("Change %.12s vs %.12s:%s\n", k[i].commit, k[1].commit,
-		       strcmp(k[i].label, k[1].label) ?
-		       " (different accel or clock: not comparable)" : "");
-		for (d = 0; d < NR_DRIVERS; d++) {
-			/* a device neither run had (no mem_ns=1) */
-			if (k[1].first[d] < 0 && !k[1].n[d] && !k[1].digest[d] &&
-			    k[i].first[d] < 0 && !k[i].n[d] && !k[i].digest[d])
-				continue;
-			snprintf(what, sizeof(what), "First binding for %s driver", drivers[d]);
-			change(what, k[1].first[d], k[i].first[d], k[i].label);
-			snprintf(what, sizeof(what), "Average of rebinds for %s driver",
-				 drivers[d]);
-			change(what, k[1].n[d] ? k[1].mean[d] : -1,
-			       k[i].n[d] ? k[i].mean[d] : -1, k[i].label);
-			if (compare_pages(&k[1], &k[i], d))
-				status = 1;
-		}
-	}
-	for (i = 1; i < argc; i++)
-		for (d = 0; d < NR_DRIVERS; d++)
-			json_object_put(k[i].digest[d]);
+	for (c = 0; c < nk; c++)
+		status |= print_kernel(&k[c]);
+	for (c = 1; c < nk; c++)
+		status |= print_change(&k[0], &k[c]);
 	free(k);
+	table_free(&t);
+	records_free(&rs);
+	if (fflush(stdout) || ferror(stdout))
+		die("write: stdout: write error (a full disk?)");
 	return status;
 }

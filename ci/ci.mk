@@ -13,22 +13,13 @@
 # $(OUT)/ci/<commit>/<step>.stamp holds the hash of its inputs.
 
 # Every part of ci-report and ci-merge is its own object (ci/report.h
-# lists them); lib/ is what they share with the producers and
-# bench-vm-report.
-LIB_OBJ = $(addprefix $(OUT)/obj/lib/,table.o setup.o record-read.o record-fields.o record-write.o stats.o util.o)
+# lists them), over lib/ (LIB_OBJ, the top-level Makefile).
 CI_OBJ = $(addprefix $(OUT)/obj/ci/,gate.o out-text.o out-md.o out-json.o format.o outputs.o)
 CI_HDRS = $(wildcard lib/*.h ci/*.h) ci/claims.def bench/claims.def
-CI_LIBS = -ljson-c -lgsl -lgslcblas -lm
 
 TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-record
 
 CI_MAIN_OBJ = $(addprefix $(OUT)/obj/ci/,report-main.o merge-main.o claims.o plots.o)
-# KTOOLS_INC (bench-vm.mk): the kernel's user-space compiler.h, for util.h
-$(LIB_OBJ): $(OUT)/obj/lib/%.o: lib/%.c $(CI_HDRS) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -c -o $@ $<
-
 $(CI_OBJ) $(CI_MAIN_OBJ): $(OUT)/obj/ci/%.o: ci/%.c $(CI_HDRS) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
@@ -38,12 +29,12 @@ $(BIN)/ci-report: $(OUT)/obj/ci/report-main.o $(OUT)/obj/ci/claims.o $(OUT)/obj/
 		  $(CI_OBJ) $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(quiet) '  LD     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CI_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
 
 $(BIN)/ci-merge: $(OUT)/obj/ci/merge-main.o $(CI_OBJ) $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(quiet) '  LD     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(CI_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
 
 $(BIN)/ci-record: ci/record-cli.c $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)

@@ -17,6 +17,9 @@
 #include "record-read.h"
 #include "util.h"
 
+/* where the first record of a file that was read before was read first */
+#define DUP_TEXT 512
+
 /* the commit id a path names (out/ci/<commit>/...), in BUF, or NULL */
 static const char *dir_commit(const char *path, char *buf, size_t len)
 {
@@ -100,7 +103,8 @@ static const struct record *seen(struct records *rs, struct record *r)
 	return NULL;
 }
 
-static int add(struct records *rs, json_object *o, const char *file, unsigned int line)
+static int add(struct records *rs, json_object *o, const char *file, unsigned int line,
+	       unsigned int *ndup, char *first_dup)
 {
 	const struct record *dup;
 	struct record *r;
@@ -126,8 +130,9 @@ static int add(struct records *rs, json_object *o, const char *file, unsigned in
 	}
 	dup = seen(rs, r);
 	if (dup) {
-		warn("records: %s:%u: the same record as %s:%u (given twice, or a copy): counted once",
-		     file, line, dup->file, dup->line);
+		/* said once per file, by read_file(): the first one here */
+		if (!(*ndup)++)
+			snprintf(first_dup, DUP_TEXT, "line %u is %s:%u", line, dup->file, dup->line);
 		free(r->samples);
 		rs->duplicates++;
 		return 1;
@@ -140,9 +145,9 @@ static int read_file(struct records *rs, const char *path)
 {
 	json_tokener *tok = json_tokener_new();
 	FILE *f = fopen(path, "r");
-	char *buf = NULL, *file;
+	char *buf = NULL, *file, first_dup[DUP_TEXT];
+	unsigned int line = 0, ndup = 0;
 	size_t cap = 0;
-	unsigned int line = 0;
 	ssize_t len;
 	int ret = 0;
 
@@ -189,7 +194,7 @@ static int read_file(struct records *rs, const char *path)
 				   "a line holds one record and nothing else");
 			break;
 		}
-		r = add(rs, o, file, line);
+		r = add(rs, o, file, line, &ndup, first_dup);
 		if (r) {
 			json_object_put(o);
 			if (r < 0) {
@@ -200,6 +205,9 @@ static int read_file(struct records *rs, const char *path)
 	}
 	if (!ret && ferror(f))
 		ret = record_fail(file, line, "read error: %s", strerror(errno));
+	if (!ret && ndup)
+		warn("records: %s: %u record(s) read before (%s; given twice, or a copy): counted once",
+		     file, ndup, first_dup);
 	free(buf);
 	fclose(f);
 	json_tokener_free(tok);

@@ -123,6 +123,8 @@ static int same_samples(const struct record *a, const struct record *b)
 
 static char *column_key(const struct table *t, const struct record *r)
 {
+	if (t->by_file)
+		return xstrdup(r->file);
 	return t->by_cpu ? record_cpu_setup(r) : xstrdup(r->commit ? r->commit : "(none)");
 }
 

@@ -17,7 +17,8 @@
  *   table_base_row(&t, row)        by_cpu: the row of the series' base
  *   table_free(&t)
  *
- * Without commits, the columns come in the order the records name them.
+ * Without commits, the columns come in the order the records name them;
+ * by file, they are the files given (table_add_column), a run each.
  * By CPU, columns are in the order of their names, rows are per commit
  * too, ordered by the series, and records of commits outside it are left
  * out (with a warning): the inputs' order changes nothing.
@@ -80,7 +81,8 @@ struct cmp {
 };
 
 struct table {
-	int by_cpu;
+	int by_cpu;		/* a column per CPU, a row per commit too */
+	int by_file;		/* a column per file read (a run): bench-vm-report */
 	struct column *cols;
 	size_t ncols;
 	struct row *rows;
