@@ -52,7 +52,6 @@ struct bench {
 };
 
 struct variant *variant_find(const char *name);
-const char *claim_text(const char *id);
 void print_claim(const char *id, const char *reproduced);
 void print_header(const struct bench *b, const char *title);
 /* one record: case, metric, unit, samples, params (owned) */

@@ -11,7 +11,7 @@
 BENCH_SRC = bench/copy-bench.c bench/experiments.c bench/selftest.c \
 	    lib/stats.c bench/ntstore.S
 BENCH_DEPS = $(BENCH_SRC) bench/bench.h lib/stats.h bench/variants.def \
-	     bench/claims.def
+	     lib/claims.def
 
 TOOLS += $(BIN)/copy-bench
 

@@ -178,8 +178,8 @@ static int exp_copy_user_short(struct bench *b)
 	snprintf(text, sizeof(text),
 		 "%.0f%% (1 B) .. %.0f%% (63 B); over 1..63 B from %.0f%% to %.0f%%, on %s (host)",
 		 g1, g63, gmin, gmax, b->cpu_name);
-	print_claim("C004_E5", text);
-	print_claim("C004_I7", text);
+	print_claim("copy-user-short/e5-2690v4", text);
+	print_claim("copy-user-short/i7-4810mq", text);
 	free(sm);
 	unmap_buffer(buf, 2 * 4096);
 	return 0;
@@ -206,7 +206,7 @@ static const char *const state_names[NR_STATES] = {
 };
 
 static const char *const state_claims[NR_STATES] = {
-	"C001_L2", "C001_COLD", "C001_HOTCOLD",
+	"rep-movsb/l2-to-hot-page", "rep-movsb/cold-to-hot-buffer", "rep-movsb/hot-to-cold-page",
 };
 
 static int exp_memcpy_states(struct bench *b)
@@ -405,7 +405,7 @@ static int exp_memcpy_sweep(struct bench *b)
 	snprintf(text, sizeof(text),
 		 "threshold variant vs orig below 512 B: largest median difference %+.1f%%, on %s (host)",
 		 below, b->cpu_name);
-	print_claim("C001_BELOW", text);
+	print_claim("rep-movsb/below-512", text);
 	free(sm);
 	unmap_buffer(buf, 2 * 65536 + 4096);
 	return 0;
@@ -577,7 +577,7 @@ static int exp_flushcache_fixed(struct bench *b)
 		snprintf(text + pos, sizeof(text) - pos,
 			 " (per-copy microbench, not the workload), on %s (host)",
 			 b->cpu_name);
-	print_claim("C002", text);
+	print_claim("flushcache-movnti", text);
 	free(sm);
 	unmap_buffer(dst, len);
 	unmap_buffer(tmpl, 4096);
@@ -702,8 +702,8 @@ static int exp_template_copy(struct bench *b)
 		 pages, med[0][1], med[0][2], -pct_less(med[0][1], med[0][2]),
 		 -pct_less(med[1][1], med[1][2]), -pct_less(med[2][1], med[2][2]),
 		 b->cpu_name);
-	print_claim("C000_ND", text);
-	print_claim("C000_DAX",
+	print_claim("fastpaths/nd_pmem", text);
+	print_claim("fastpaths/dax_pmem",
 		    "(same host experiment as above; dax_pmem adds compound tails, not modeled here)");
 	free(sm);
 	free(nt);

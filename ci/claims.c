@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * claims.c - every figure a changelog quotes (ci/claims.def) against the
- * cells of the report that reproduce it, with one verdict each.  See
- * report.h.
+ * claims.c - every figure a changelog quotes (lib/claims.def, one row
+ * each) against the cells of the report that reproduce it: the one
+ * verdict of each, computed here only.  See report.h.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -13,29 +13,19 @@
 #include "report.h"
 #include "util.h"
 
-struct bench_claim {
-	const char *id, *seed, *what, *claimed;
-};
-
-static const struct bench_claim bench_claims[] = {
-#define CLAIM(id, seed, what, claimed) { #id, seed, what, claimed },
-#include "../bench/claims.def"
-#undef CLAIM
-};
-
-struct ci_claim {
-	const char *id, *source, *what, *suite, *metric;
-	const char *from, *from_case, *to, *to_case;
+struct claim {
+	const char *id, *source, *what, *claimed;
+	const char *suite, *metric, *from, *from_case, *to, *to_case;
 	double cfrom, cto, pct_lo, pct_hi;
 };
 
-static const struct ci_claim ci_claims[] = {
-#define CI_CLAIM(id, source, what, suite, metric, from, from_case, to, to_case, \
-		 cfrom, cto, lo, hi) \
-	{ #id, source, what, suite, metric, from, from_case, to, to_case, \
+static const struct claim claims[] = {
+#define CLAIM(id, source, what, claimed, suite, metric, from, from_case, to, to_case, \
+	      cfrom, cto, lo, hi) \
+	{ id, source, what, claimed, suite, metric, from, from_case, to, to_case, \
 	  cfrom, cto, lo, hi },
 #include "claims.def"
-#undef CI_CLAIM
+#undef CLAIM
 };
 
 static ssize_t claim_commit(const struct table *t, const char *sel)
@@ -95,7 +85,7 @@ static char *verdict(const struct claim_result *res, const struct cmp *cm, doubl
 			 fabs(res->rpct - lo), fabs(res->rpct) > fabs(lo) ? "more" : "less");
 }
 
-static void reproduce(const struct report *r, const struct ci_claim *c,
+static void reproduce(const struct report *r, const struct claim *c,
 		      struct claim_result *res, const struct row *a, size_t fa,
 		      const struct row *b, size_t fb)
 {
@@ -125,35 +115,41 @@ static void reproduce(const struct report *r, const struct ci_claim *c,
 	res->verdict = verdict(res, &cm, lo, hi, r->alpha);
 }
 
-static void claim_eval(const struct report *r, const struct ci_claim *c,
-		       struct claim_result *res)
+/* the text of a claimed change: two figures, a range or one change */
+static char *claimed_text(const struct claim *c, double cpct)
 {
-	ssize_t fa = claim_commit(&r->t, c->from), fb = claim_commit(&r->t, c->to);
+	if (!isnan(c->cfrom))
+		return xasprintf("%s -> %s (%s)", num(c->cfrom).s, num(c->cto).s, pct_str(cpct).s);
+	if (c->pct_lo != c->pct_hi)
+		return xasprintf("%+.0f%%..%+.0f%%", c->pct_hi, c->pct_lo);
+	return xasprintf("%+.0f%%", c->pct_lo);
+}
+
+static void claim_eval(const struct report *r, const struct claim *c, struct claim_result *res)
+{
 	const struct row *a = NULL, *b = NULL;
-	size_t i;
+	ssize_t fa, fb;
 
 	memset(res, 0, sizeof(*res));
 	res->id = c->id;
 	res->source = c->source;
 	res->what = c->what;
-	for (i = 0; !c->source && i < ARRAY_SIZE(bench_claims); i++) {
-		if (!strcmp(bench_claims[i].id, c->id)) {
-			res->source = bench_claims[i].seed;
-			res->what = bench_claims[i].what;
-		}
-	}
 	res->cfrom = c->cfrom;
 	res->cto = c->cto;
-	res->cpct = !isnan(c->cfrom) ? stats_pct(c->cfrom, c->cto) : c->pct_lo;
 	res->rfrom = res->rto = res->rpct = res->p = NAN;
-	if (!isnan(c->cfrom))
-		res->claimed = xasprintf("%s -> %s (%s)", num(c->cfrom).s, num(c->cto).s,
-					 pct_str(res->cpct).s);
-	else if (c->pct_lo != c->pct_hi)
-		res->claimed = xasprintf("%+.0f%%..%+.0f%%", c->pct_hi, c->pct_lo);
-	else
-		res->claimed = xasprintf("%+.0f%%", c->pct_lo);
+	if (!c->suite) {
+		res->cpct = NAN;
+		res->claimed = xstrdup(c->claimed);
+		res->reproduced = xstrdup("-");
+		res->verdict = xstrdup("no verdict: no comparison of records measures it; see copy-bench's tables");
+		res->setup = xstrdup("");
+		return;
+	}
+	res->cpct = !isnan(c->cfrom) ? stats_pct(c->cfrom, c->cto) : c->pct_lo;
+	res->claimed = claimed_text(c, res->cpct);
 	res->setup = xasprintf("%s %s -> %s %s", c->from, c->from_case, c->to, c->to_case);
+	fa = claim_commit(&r->t, c->from);
+	fb = claim_commit(&r->t, c->to);
 	if (fa >= 0)
 		a = find_cell_row(&r->t, c->suite, c->from_case, c->metric, fa);
 	if (fb >= 0)
@@ -173,31 +169,12 @@ static void claim_eval(const struct report *r, const struct ci_claim *c,
 
 void claims_eval(struct report *r)
 {
-	size_t n = ARRAY_SIZE(ci_claims), i, j, k = 0;
-	struct claim_result *res = xcalloc(n + ARRAY_SIZE(bench_claims), sizeof(*res));
+	size_t i;
 
-	for (i = 0; i < n; i++)
-		claim_eval(r, &ci_claims[i], &res[k++]);
-	for (i = 0; i < ARRAY_SIZE(bench_claims); i++) {
-		int mapped = 0;
-
-		for (j = 0; j < n; j++)
-			mapped |= !strcmp(ci_claims[j].id, bench_claims[i].id);
-		if (mapped)
-			continue;
-		res[k].id = bench_claims[i].id;
-		res[k].source = bench_claims[i].seed;
-		res[k].what = bench_claims[i].what;
-		res[k].claimed = xstrdup(bench_claims[i].claimed);
-		res[k].reproduced = xstrdup("-");
-		res[k].verdict = xstrdup("no metric maps to it (ci/claims.def); see copy-bench's tables");
-		res[k].setup = xstrdup("");
-		res[k].cfrom = res[k].cto = res[k].cpct = NAN;
-		res[k].rfrom = res[k].rto = res[k].rpct = res[k].p = NAN;
-		k++;
-	}
-	r->claims = res;
-	r->nclaims = k;
+	r->nclaims = ARRAY_SIZE(claims);
+	r->claims = xcalloc(r->nclaims, sizeof(*r->claims));
+	for (i = 0; i < r->nclaims; i++)
+		claim_eval(r, &claims[i], &r->claims[i]);
 }
 
 void claims_free(struct report *r)

@@ -245,7 +245,7 @@ int text_write(struct report *r, FILE *f)
 	text_changelog(r, f);
 	fprintf(f, "Claimed vs reproduced:\n");
 	for (i = 0; i < r->nclaims; i++)
-		fprintf(f, "  %-12s claimed %-28s reproduced %s: %s\n", r->claims[i].id,
+		fprintf(f, "  %-28s claimed %-28s reproduced %s: %s\n", r->claims[i].id,
 			r->claims[i].claimed, r->claims[i].reproduced, r->claims[i].verdict);
 	if (table_any_exact(&r->t)) {
 		fprintf(f, "  (tcg-icount: %s.)\n  ", ICOUNT_NOTE);

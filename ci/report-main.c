@@ -9,7 +9,7 @@
  * change of the mean against the parent and against the base in percent,
  * with Welch's t-test p-value and a mark (* p<0.05, ** p<0.01,
  * *** p<0.001).  Prints lkp-style comparison tables, text a changelog can
- * quote, and "claimed vs reproduced" for every figure of ci/claims.def.
+ * quote, and "claimed vs reproduced" for every figure of lib/claims.def.
  * Options:
  *   --commits FILE   the commits in order, base first: "ID<TAB>SUBJECT"
  *                    lines (default: the order the records name them)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # ci-report on fixture records of a four-commit series: the text and the
 # Markdown equal the golden files (tests/golden/ci-report.*), the changelog
-# lines and the claimed-vs-reproduced rows are there, the plots render.
+# lines and the claimed-vs-reproduced rows are there (one row per quoted
+# figure of lib/claims.def, named by patch), the plots render.
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci
@@ -24,12 +25,12 @@ test_expect_success 'changelog lines and claims name the figures' '
 	report &&
 	grep -A1 "^Average of rebinds for nd_pmem driver: 98.25 ms$" r.txt | grep -q "^  (-34.2% vs parent" &&
 	grep -q "^Test: TCG (relative change only)" r.txt &&
-	grep -q "C000_ND *claimed 150.83 -> 96.79 (-35.8%) *reproduced 149.22 -> 98.25 ms" r.txt &&
-	grep -q "V5_DAX *claimed 273.31 -> 119.04 (-56.4%)" r.txt &&
-	grep -q "TMPL_ND .*no data: commit" r.txt &&
-	grep -q "C001_L2 *claimed 28.00 -> 11.90 (-57.5%) *reproduced 20.06 -> 10.05 ms (-49.9%, p <0.0001, n 9/9): direction reproduced" r.txt &&
-	grep -q "C001_HOTCOLD .*(-0.1%, p 0.6459, n 9/9): not reproduced: no significant change" r.txt &&
-	grep -q "C004_E5 *claimed -4% .*(+5.7%, p <0.0001, n 15/15): not reproduced: opposite direction" r.txt
+	grep -q "fastpaths/nd_pmem *claimed 150.83 -> 96.79 (-35.8%) *reproduced 149.22 -> 98.25 ms" r.txt &&
+	grep -q "series/dax_pmem *claimed 273.31 -> 119.04 (-56.4%)" r.txt &&
+	grep -q "template/nd_pmem .*no data: commit" r.txt &&
+	grep -q "rep-movsb/l2-to-hot-page *claimed 28.00 -> 11.90 (-57.5%) *reproduced 20.06 -> 10.05 ms (-49.9%, p <0.0001, n 9/9): direction reproduced" r.txt &&
+	grep -q "rep-movsb/hot-to-cold-page .*(-0.1%, p 0.6459, n 9/9): not reproduced: no significant change" r.txt &&
+	grep -q "copy-user-short/e5-2690v4/63 *claimed -4% .*(+5.7%, p <0.0001, n 15/15): not reproduced: opposite direction" r.txt
 '
 
 # the "Text for a changelog" section as the body of a patch mail
