@@ -3,7 +3,7 @@
  * collect.c - turn what the guest agent sent on its virtio-serial port
  * (bench-vm/agent/agent.c documents the lines) into result records.
  *
- *   bench-vm-collect [options] AGENT_OUTPUT >>records.jsonl
+ *   bench-vm-collect [options] AGENT_OUTPUT >records.jsonl
  *     --commit ID       kernel commit under test
  *     --accel kvm|tcg   how QEMU ran the guest
  *     --clock icount|wall  the guest's clock: icount (TCG with -icount
@@ -13,6 +13,9 @@
  *     --ns-size BYTES   size of each emulated NVDIMM
  *     --rebinds N       rebinds asked of the agent
  *     --host-error STR  the host's own failure (watchdog, QEMU exit status)
+ *     --output FILE     write the records to FILE, a new file, instead of
+ *                       stdout: FILE exists afterwards only when every
+ *                       record reached it
  *
  * Records (doc/records.md), suite "bench-vm", one per case and metric:
  *   <driver>/first, <driver>/rebind: memmap_init_ms (the kernel's pr_debug),
@@ -24,14 +27,19 @@
  *     written and read back on the fsdax block device (O_DIRECT) and the
  *     devdax mmaps (map=dev, map=mem);
  *   run: error, when the guest or the host failed or the run is incomplete.
- * What arrived is always written, so a failed run keeps its partial samples.
- * Exit status: 0 for a complete run, 1 for a failed or incomplete one.
+ * What arrived is always written, so a failed run keeps its partial samples;
+ * a last line without its newline (output cut short) is not read.  Every
+ * write and the close are checked: a full disk is an error naming the file.
+ * Exit status: 0 for a complete run, 1 for a failed or incomplete one, or
+ * when the records could not be written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "record.h"
 
@@ -162,10 +170,43 @@ static void series_add(struct series *s, const struct line *l)
 	s->n++;
 }
 
+/* Where the records go; after the first failed write nothing more is. */
+struct out {
+	FILE *f;
+	const char *name;
+	int failed;
+};
+
+static void out_record(struct out *o, json_object *rec)
+{
+	if (o->failed) {
+		json_object_put(rec);
+		return;
+	}
+	if (record_write(o->f, rec)) {
+		fprintf(stderr, PROG ": write: %s: %s\n", o->name, strerror(errno));
+		o->failed = 1;
+	}
+}
+
+/* A new file (O_EXCL: what fails is then ours to remove), or NULL. */
+static FILE *out_create(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 static void print_usage(void)
 {
 	fprintf(stderr, "%s\n",
-		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--cpu-model STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] AGENT_OUTPUT");
+		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--cpu-model STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--output FILE] AGENT_OUTPUT");
 }
 
 int main(int argc, char **argv)
@@ -178,16 +219,19 @@ int main(int argc, char **argv)
 		{ "ns-size", required_argument, NULL, 's' },
 		{ "rebinds", required_argument, NULL, 'r' },
 		{ "host-error", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_ctx ctx = { .accel = NULL };
 	struct series ser[NR_DRIVERS][2];
-	const char *cpu_model = NULL, *host_error = NULL, *v;
+	const char *cpu_model = NULL, *host_error = NULL, *output = NULL, *v;
+	struct out out = { .f = stdout, .name = "stdout" };
 	char *buf = NULL, *kernel = NULL, *flags = NULL, *last_step = NULL;
 	char *guest_error = NULL;
 	double ns_size = 0, rebinds = -1, agent_start = -1, first_bind = -1;
-	int opt, done = 0, status = 0;
+	int opt, done = 0, status = 0, cut = 0;
 	size_t cap = 0, d, c, m;
+	ssize_t len;
 	json_object *params, *rec;
 	json_object *pages[NR_DRIVERS] = { NULL };
 	struct check checks[4];
@@ -224,6 +268,9 @@ int main(int argc, char **argv)
 		case 'e':
 			host_error = optarg;
 			break;
+		case 'o':
+			output = optarg;
+			break;
 		default:
 			print_usage();
 			return 2;
@@ -238,7 +285,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": read: %s: %s\n", argv[optind], strerror(errno));
 		return 1;
 	}
-	while (getline(&buf, &cap, f) > 0) {
+	if (output) {
+		out.f = out_create(output);
+		out.name = output;
+		if (!out.f) {
+			fprintf(stderr, PROG ": write: %s: %s\n", output, strerror(errno));
+			fclose(f);
+			return 1;
+		}
+	}
+	while ((len = getline(&buf, &cap, f)) > 0) {
+		/* the last line of output that was cut short: not a line */
+		if (buf[len - 1] != '\n') {
+			cut = 1;
+			break;
+		}
 		split(buf, &l);
 		if (!l.type)
 			continue;
@@ -330,7 +391,7 @@ int main(int argc, char **argv)
 				for (i = 0; i < ser[d][c].n; i++)
 					record_add_sample(rec, ser[d][c].v[m][i]);
 				record_set(rec, "params", json_object_get(params));
-				record_write(stdout, rec);
+				out_record(&out, rec);
 			}
 		}
 	}
@@ -338,13 +399,13 @@ int main(int argc, char **argv)
 		rec = record_new(&ctx, "bench-vm", "boot", "agent_start_ms", "ms");
 		record_add_sample(rec, agent_start);
 		record_set(rec, "params", json_object_get(params));
-		record_write(stdout, rec);
+		out_record(&out, rec);
 	}
 	if (first_bind >= 0) {
 		rec = record_new(&ctx, "bench-vm", "boot", "first_bind_ms", "ms");
 		record_add_sample(rec, first_bind);
 		record_set(rec, "params", json_object_get(params));
-		record_write(stdout, rec);
+		out_record(&out, rec);
 	}
 
 	for (c = 0; c < nr_checks; c++) {
@@ -355,7 +416,7 @@ int main(int argc, char **argv)
 		record_add_sample(rec, checks[c].bytes);
 		record_set(rec, "device", json_object_new_string(checks[c].device));
 		record_set(rec, "params", json_object_get(params));
-		record_write(stdout, rec);
+		out_record(&out, rec);
 	}
 
 	for (d = 0; d < NR_DRIVERS; d++) {
@@ -374,15 +435,16 @@ int main(int argc, char **argv)
 		record_add_sample(rec, (double)classes);
 		record_set(rec, "digest", pages[d]);
 		record_set(rec, "params", json_object_get(params));
-		record_write(stdout, rec);
+		out_record(&out, rec);
 	}
 
 	if (!host_error && !guest_error && !done) {
 		static char msg[256];
 
 		snprintf(msg, sizeof(msg),
-			 "guest: %s: the agent stopped without 'done' or an error",
-			 last_step ? last_step : kernel ? "hello" : "boot");
+			 "guest: %s: the agent stopped without 'done' or an error%s",
+			 last_step ? last_step : kernel ? "hello" : "boot",
+			 cut ? " (its output ends in the middle of a line)" : "");
 		host_error = msg;
 	}
 	if (host_error || guest_error) {
@@ -396,8 +458,19 @@ int main(int argc, char **argv)
 		record_set(rec, "last_step", last_step ?
 			   json_object_new_string(last_step) : NULL);
 		record_set(rec, "params", json_object_get(params));
-		record_write(stdout, rec);
+		out_record(&out, rec);
 		fprintf(stderr, PROG ": %s\n", msg);
+		status = 1;
+	}
+	if (record_close(out.f) && !out.failed) {
+		fprintf(stderr, PROG ": write: %s: %s\n", out.name, strerror(errno));
+		out.failed = 1;
+	}
+	if (out.failed) {
+		/* a file cut in the middle of a line is never left behind */
+		if (output && unlink(output))
+			fprintf(stderr, PROG ": %s: cannot remove it: %s\n", output,
+				strerror(errno));
 		status = 1;
 	}
 	json_object_put(params);
