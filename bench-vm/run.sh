@@ -28,13 +28,28 @@
 #                    bench-vm/pages built against the kernel's build dir,
 #                    for bench-vm-report to compare between kernels [PAGES=1]
 #   --print-cmd      print QEMU's command line, quoted, and do not run it
+#                    (it writes the initramfs it names into DIR)
 # The NVDIMMs are sparse files in a private mktemp directory under
-# NVDIMM_DIR (default /dev/shm, see below), removed afterwards; whatever
-# happens, no QEMU is left running.  Exit status: 0 when the agent
+# NVDIMM_DIR (default /dev/shm, see below), removed afterwards, with QEMU's
+# outputs; whatever happens, no QEMU is left running: timeout(1) and QEMU
+# get SIGKILL when this script dies, SIGKILL included (the parent-death
+# signal, bench-vm/pdeath.sh), and a run removes the NVDIMM directories
+# of runs that are no longer alive (their .owner: pid, start time, boot).
+#
+# A run writes into DIR/.run.XXXXXX and replaces DIR's records and logs
+# of the run before only once QEMU has ended (bench-vm/rundir.sh): a
+# complete run; a failed one (guest error, watchdog); or one interrupted
+# by INT, TERM or HUP, whose partial records end with an error record
+# saying so.  A run that stops before QEMU starts, cannot write its
+# records or logs (a full disk: an error naming the file), or is killed
+# (SIGKILL) leaves DIR as it was.  Exit status: 0 when the agent
 # finished, 1 otherwise (the records keep the partial samples and an error
-# record), 2 for usage.
+# record), 2 for usage and for options that QEMU cannot take, 128+N when
+# interrupted by signal N.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/rundir.sh"
+# shellcheck disable=SC2034 # die and usage_die (scripts/lib.sh) name it
 PROG=bench-vm
 BENCH_VM_BIN=${BENCH_VM_BIN:-$BIN}
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -86,28 +101,72 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$commit" ] || [ -n "$kernel" ] || usage
-case $REBINDS in '' | *[!0-9]*) usage_die "--rebinds: '$REBINDS' is not a number" ;; esac
+
+# uint VAR WHAT MIN MAX: $VAR must be a decimal number from MIN to MAX; it
+# is given back without leading zeros (the shell's arithmetic and the
+# agent's strtoull read "010" as 8).
+uint() {
+	v=
+	eval "v=\${$1:-}"
+	case $v in '' | *[!0-9]*) usage_die "$2: '$v' is not a number${5:+ of $5}" ;; esac
+	n=${v#"${v%%[!0]*}"}
+	n=${n:-0}
+	[ ${#n} -le 12 ] && [ "$n" -ge "$3" ] && [ "$n" -le "$4" ] ||
+		usage_die "$2: '$v' is not from $3 to $4${5:+ $5}${6:+ ($6)}"
+	eval "$1=\$n"
+}
+# flag VAR: empty, 0 or 1; anything else is a mistyped option, not "off"
+flag() {
+	v=
+	eval "v=\${$1:-}"
+	case $v in '' | 0 | 1) ;; *) usage_die "$1: '$v' is not 1 (on) or 0 or empty (off)" ;; esac
+}
+uint REBINDS --rebinds 0 1000000
+flag PAGES
+flag KVM_REPROBE
+flag PAGES_CHECKOUT
+# a -cpu argument: a model and its ,+feature ,-feature ,key=value words
+case $CPU in '' | *[!a-zA-Z0-9_.,=+-]*) usage_die "--cpu: '$CPU' is not a QEMU -cpu argument (a model, then ,+feature ,-feature or ,key=value)" ;; esac
 case $ACCEL in auto | kvm | tcg) ;; *) usage_die "--accel: '$ACCEL' is not auto, kvm or tcg" ;; esac
 case $CLOCK in auto | icount | wall) ;; *) usage_die "--clock: '$CLOCK' is not auto, icount or wall" ;; esac
 [ "$ACCEL/$CLOCK" != kvm/icount ] ||
 	usage_die "--clock icount needs TCG (QEMU counts instructions only when it emulates them): use --accel tcg or auto, or --clock wall"
 case $agent_opts in *[!\ a-z0-9_=KMGx]*) usage_die "--agent-opt: only key=value with [a-z0-9_] keys and numbers" ;; esac
 
-# SIZE in bytes, QEMU's suffixes (K, M, G, T: powers of 1024).
+# SIZE in bytes, QEMU's suffixes (K, M, G, T: powers of 1024); status 3
+# above 1P.  The bound comes before any arithmetic: the shell's is 64-bit
+# and would wrap (16777216T is 2^64 bytes, which became 0), and 1P is
+# beyond any guest's physical address space anyway.  What QEMU and the
+# host can really take is asked of QEMU itself (the machine preflight).
 to_bytes() {
 	case $1 in
-	*[!0-9KMGT]* | '' | [!0-9]*) return 1 ;;
-	*T) echo $((${1%T} << 40)) ;;
-	*G) echo $((${1%G} << 30)) ;;
-	*M) echo $((${1%M} << 20)) ;;
-	*K) echo $((${1%K} << 10)) ;;
-	*) echo "$1" ;;
+	*T) n=${1%T} s=40 ;;
+	*G) n=${1%G} s=30 ;;
+	*M) n=${1%M} s=20 ;;
+	*K) n=${1%K} s=10 ;;
+	*) n=$1 s=0 ;;
 	esac
+	case $n in '' | *[!0-9]*) return 1 ;; esac
+	n=${n#"${n%%[!0]*}"}
+	n=${n:-0}
+	[ ${#n} -le 16 ] && [ "$n" -le $(((1 << 50) >> s)) ] || return 3
+	echo $((n << s))
 }
-ns_bytes=$(to_bytes "$NS_SIZE") || usage_die "--ns-size: '$NS_SIZE' is not a size (e.g. 100G)"
+rc=0
+ns_bytes=$(to_bytes "$NS_SIZE") || rc=$?
+case $rc in
+0) ;;
+3) usage_die "--ns-size: '$NS_SIZE' is more than 1P (1024T), far beyond what QEMU can give a guest" ;;
+*) usage_die "--ns-size: '$NS_SIZE' is not a size (digits, then K, M, G or T: e.g. 100G)" ;;
+esac
 # nd_pmem and dax_pmem need at least one 2 MiB-aligned 128 MiB memory
 # section after the info block and the struct pages.
 [ "$ns_bytes" -ge $((512 << 20)) ] || usage_die "--ns-size: '$NS_SIZE' is below 512M"
+[ $((ns_bytes % (2 << 20))) = 0 ] ||
+	usage_die "--ns-size: '$NS_SIZE' is not a multiple of 2M (the devdax align): e.g. $(((ns_bytes >> 21) << 1))M"
+# the guest's RAM: the kernel and the agent need some, and more than the
+# host has is never there when the guest touches it
+uint GUEST_MEM_MB GUEST_MEM_MB 128 "$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)" MiB "the host's memory"
 
 if [ -z "$kernel" ]; then
 	kernel=$OUT/build/$commit/arch/x86/boot/bzImage
@@ -130,17 +189,18 @@ command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make de
 if [ -z "$TIMEOUT" ]; then
 	TIMEOUT=$((120 + (REBINDS + 1) * 2 * (ns_bytes >> 30) / 8))
 fi
-case $TIMEOUT in '' | *[!0-9]*) usage_die "--timeout: '$TIMEOUT' is not a number of seconds" ;; esac
-case $BOOT_TIMEOUT in '' | *[!0-9]*) usage_die "BOOT_TIMEOUT: '$BOOT_TIMEOUT' is not a number of seconds" ;; esac
-case $KVM_PROBE_TIMEOUT in '' | *[!0-9]*) usage_die "KVM_PROBE_TIMEOUT: '$KVM_PROBE_TIMEOUT' is not a number of seconds" ;; esac
+# 0 is refused: for timeout(1) a duration of 0 is no limit at all, and a
+# watchdog of 0 none; 30 days is more than any run.
+no_zero="for timeout(1) 0 means no limit: give the seconds"
+uint TIMEOUT --timeout 1 2592000 seconds "$no_zero"
+uint BOOT_TIMEOUT BOOT_TIMEOUT 1 2592000 seconds "$no_zero"
+uint KVM_PROBE_TIMEOUT KVM_PROBE_TIMEOUT 1 3600 seconds "$no_zero"
 
-mkdir -p "$results"
+mkdir -p "$results" || die "results: cannot create the directory $results"
 # absolute: QEMU, kbuild's M= and the printed command must not depend on
 # the current directory
 results=$(cd "$results" && pwd)
-initrd=$results/initramfs.cpio
-agent_out=$results/agent.out
-console=$results/console.log
+dest=$results
 
 # QEMU's argv is built as one shell-quoted string from small per-device
 # pieces (POSIX sh has no arrays): ARGV is eval'ed into "$@" to run and
@@ -153,6 +213,13 @@ arg() {
 	for a; do
 		ARGV="$ARGV $(quote "$a")"
 	done
+}
+
+# qesc VALUE: VALUE inside a QEMU option list (-object, -chardev), where
+# a comma ends the value unless it is doubled: a path with a comma would
+# otherwise be cut there and the rest read as options
+qesc() {
+	printf '%s' "$1" | sed 's/,/,,/g'
 }
 
 piece_machine() {
@@ -184,7 +251,7 @@ piece_memory() {
 # guest's writes (the info block, the struct pages of map=dev) reach the
 # file instead of private anonymous memory.
 piece_nvdimm() {
-	arg -object "memory-backend-file,id=nvmem$1,share=on,mem-path=$2,size=$ns_bytes"
+	arg -object "memory-backend-file,id=nvmem$1,share=on,mem-path=$(qesc "$2"),size=$ns_bytes"
 	arg -device "nvdimm,id=nvdimm$1,memdev=nvmem$1"
 }
 
@@ -192,12 +259,12 @@ piece_nvdimm() {
 # to this port, so neither can corrupt the other.
 piece_agent_port() {
 	arg -device virtio-serial-pci
-	arg -chardev "file,id=agent,path=$1"
+	arg -chardev "file,id=agent,path=$(qesc "$1")"
 	arg -device virtserialport,chardev=agent,name=bench-vm.agent
 }
 
 piece_console() {
-	arg -chardev "file,id=console,path=$1" -serial chardev:console
+	arg -chardev "file,id=console,path=$(qesc "$1")" -serial chardev:console
 }
 
 # piece_kernel AGENT_OPTS: panic=-1 reboots at once on a panic, which
@@ -224,19 +291,57 @@ build_argv() {
 	piece_kernel "$5"
 }
 
-qpid='' watcher='' tmp=''
-cleanup() {
-	# nothing may outlive us: the watchdog, the timeout(1) and the QEMU
-	# under it, the sparse files
+qpid='' watcher='' tmp='' booted='' keep_stage=''
+# stop_qemu: the watchdog, and the timeout(1) with the QEMU under it
+stop_qemu() {
 	[ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
 	if [ -n "$qpid" ]; then
 		kill -TERM "$qpid" 2>/dev/null || true
 		wait "$qpid" 2>/dev/null || true
 	fi
+	qpid='' watcher=''
+}
+cleanup() {
+	# nothing may outlive us: QEMU, the sparse files, and the results of
+	# a run that did not reach its end (kept when an error names a file
+	# in them); a worktree moved for the module build goes back
+	stop_qemu
+	if [ -n "${restore:-}" ]; then
+		git -C "$srctree" checkout -q --detach "$restore" ||
+			warn "pages: git checkout $restore (back) in $srctree failed: check it out by hand"
+	fi
 	[ -z "$tmp" ] || rm -rf "$tmp"
+	[ "$results" = "$dest" ] || [ -n "$keep_stage" ] || rm -rf "$results"
+}
+# interrupted SIG: INT, TERM or HUP to the runner.  Once QEMU has started,
+# what arrived is kept with an error record saying so, in place of the
+# results of the run before (finish, below); before that nothing was
+# measured, and the results directory stays as it was.
+interrupted() {
+	trap '' INT TERM HUP
+	[ -n "$booted" ] || exit $((128 + $2))
+	stop_qemu
+	host_error="interrupted: bench-vm/run.sh got SIG$1 $(($(date +%s) - t0))s after QEMU started, QEMU stopped; partial results kept"
+	finish
+	die_rc $((128 + $2)) "run: $label interrupted by SIG$1: its partial records, with an error record saying so, are in $results/records.jsonl"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'interrupted INT 2' INT
+trap 'interrupted TERM 15' TERM
+trap 'interrupted HUP 1' HUP
+
+# DIR: where the results end; results: where this run writes them, a
+# directory of its own in DIR (--print-cmd: DIR itself)
+if pid=$(run_busy "$dest" '.run.*'); then
+	die "results: $dest is being written by another run (pid $pid): wait for it, or give another --results"
+fi
+runs_clean "$dest" '.run.*' "the unfinished results"
+if [ -z "$print_cmd" ]; then
+	run_dir_make "$dest" .run
+	# shellcheck disable=SC2154 # run_dir_make (rundir.sh) sets it
+	results=$run_dir
+fi
+initrd=$results/initramfs.cpio
 
 # The struct page digest module, built against this kernel's own build
 # directory (the one that holds bzImage): its struct page layout and
@@ -270,8 +375,9 @@ if [ "$PAGES" = 1 ]; then
 	fi
 	moddir=$results/pages-module
 	rm -rf "$moddir"
-	mkdir -p "$moddir"
-	cp "$TOP/bench-vm/pages/Kbuild" "$TOP/bench-vm/pages/bench_vm_pages.c" "$moddir/"
+	mkdir -p "$moddir" &&
+		cp "$TOP/bench-vm/pages/Kbuild" "$TOP/bench-vm/pages/bench_vm_pages.c" "$moddir/" ||
+		die "pages: cannot copy the module's sources into $moddir (the reason is above: a full disk?)"
 	progress "$label" "pages: building bench_vm_pages.ko against $build_dir"
 	# A bzImage-only build has neither Module.symvers nor scripts/module.lds
 	# (make modules_prepare): name vmlinux.symvers and make module.lds in
@@ -279,7 +385,8 @@ if [ "$PAGES" = 1 ]; then
 	# read, never written.
 	[ -f "$build_dir/vmlinux.symvers" ] ||
 		die "pages: $build_dir/vmlinux.symvers is missing: the module cannot link"
-	cp "$srctree/scripts/module.lds.S" "$moddir/"
+	cp "$srctree/scripts/module.lds.S" "$moddir/" ||
+		die "pages: cannot copy module.lds.S into $moddir (the reason is above)"
 	rc=0
 	{
 		make -s -C "$build_dir" M="$moddir" module.lds &&
@@ -289,9 +396,12 @@ if [ "$PAGES" = 1 ]; then
 	if [ -n "$restore" ]; then
 		git -C "$srctree" checkout -q --detach "$restore" ||
 			die "pages: git checkout $restore (back) in $srctree failed"
+		restore=
 	fi
-	[ "${rc:-0}" = 0 ] ||
-		die "pages: building bench_vm_pages.ko against $build_dir failed: see $results/pages-build.log"
+	[ "${rc:-0}" = 0 ] || {
+		keep_stage=1
+		die "pages: building bench_vm_pages.ko against $build_dir failed: see $results/pages-build.log ($dest keeps the results of the run before)"
+	}
 	module=$moddir/bench_vm_pages.ko
 	agent_opts="$agent_opts pages=1"
 fi
@@ -300,7 +410,18 @@ sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" "$initrd" ${modul
 
 [ -d "$NVDIMM_DIR" ] && [ -w "$NVDIMM_DIR" ] ||
 	die "nvdimm: $NVDIMM_DIR is not a writable directory: set NVDIMM_DIR"
-tmp=$(mktemp -d "$NVDIMM_DIR/bench-vm.XXXXXX")
+NVDIMM_DIR=$(cd "$NVDIMM_DIR" && pwd)
+# the NVDIMM files of runs that died (SIGKILL: no trap ran) go now
+runs_clean "$NVDIMM_DIR" 'bench-vm.*' "the NVDIMM files"
+run_dir_make "$NVDIMM_DIR" bench-vm
+# shellcheck disable=SC2154 # run_dir_make (rundir.sh) sets it
+tmp=$run_dir
+# QEMU's outputs live beside the NVDIMM files, on the filesystem that the
+# preflight below measured: a full results disk cannot cut them (QEMU
+# does not say when a chardev write fails), and the watchdog's word
+# always reaches the runner.  They are copied to the results, checked.
+agent_out=$tmp/agent.out
+console=$tmp/console.log
 # resolve_clock ACCEL: the clock of a run under ACCEL
 resolve_clock() {
 	case $CLOCK/$1 in
@@ -338,12 +459,19 @@ kvm_key() {
 	printf 'user: %s\n' "$(id -u)"
 }
 
-# run_probe SECONDS LOG: the probe's QEMU under a plain timeout; sets rc
-# (124: timed out).  timeout(1) sends TERM, then KILL 5 s later.
+# Every QEMU runs under timeout(1), which sends TERM, then KILL 5 s later;
+# both die with this shell, whatever kills it: the parent-death signal,
+# armed by setpriv and checked by pdeath.sh, on each link of the chain.
+# pdeath.sh checks that its parent is this shell ($$), so the command is
+# always a simple command of this shell, never one of a function run in
+# the background, whose subshell would be the parent.
+#
+# run_probe SECONDS LOG: the probe's QEMU; sets rc (124: timed out).
 run_probe() {
 	limit=$1 log=$2
 	eval "set -- $ARGV"
-	timeout -k 5 "$limit" "$@" </dev/null >"$log" 2>&1 &
+	PDEATH_PARENT=$$ setpriv --pdeathsig KILL sh "$PDEATH" timeout -k 5 "$limit" \
+		setpriv --pdeathsig KILL sh "$PDEATH" "$@" </dev/null >"$log" 2>&1 &
 	qpid=$!
 	rc=0
 	wait "$qpid" || rc=$?
@@ -361,12 +489,26 @@ kvm_probe() {
 	main_console=$console
 	console=$1.console
 	: >"$console"
+	# The probe asks about the host, not about this run's options: a -cpu,
+	# a size or RAM that QEMU refuses must not be cached as "KVM does not
+	# work" for every later run (they meet the machine preflight instead).
+	run_cpu=$CPU run_ns_bytes=$ns_bytes run_mem=$GUEST_MEM_MB
+	CPU=max ns_bytes=$((512 << 20)) GUEST_MEM_MB=512
 	build_argv kvm wall "$tmp" "$tmp/probe.out" probe=1
+	CPU=$run_cpu ns_bytes=$run_ns_bytes GUEST_MEM_MB=$run_mem
 	progress "$label" "accel: probing KVM (a guest that says hello and powers off, ${KVM_PROBE_TIMEOUT}s at most)"
 	run_probe "$KVM_PROBE_TIMEOUT" "$1.qemu.log"
 	console=$main_console
 	rm -f "$tmp/nvdimm0" "$tmp/nvdimm1"
 	grep -q '^hello' "$tmp/probe.out" || {
+		# A QEMU that failed at once, for a reason that is not KVM's (a
+		# kernel it cannot load), says nothing about the host: that
+		# is no verdict to cache for every later run
+		if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] && ! grep -qi kvm "$1.qemu.log"; then
+			nocache=1
+			why="QEMU did not start the probe guest (exit $rc: $(tail -n 2 "$1.qemu.log" | tr '\n' ' ')): no verdict on KVM, nothing cached"
+			return 1
+		fi
 		why="a probe guest did not say hello within ${KVM_PROBE_TIMEOUT}s under -accel kvm (exit $rc$([ -s "$1.console" ] || echo ', no console output'): /dev/kvm opens but runs no guest, as nested KVM does; see $1.qemu.log, $1.console)"
 		return 1
 	}
@@ -385,13 +527,14 @@ kvm_verdict() {
 		case $verdict in kvm | tcg) return 0 ;; esac
 	fi
 	mkdir -p "$KVM_PROBE_CACHE" || die "accel: cannot create $KVM_PROBE_CACHE"
-	probed=1
+	probed=1 nocache=
 	if kvm_probe "$vfile"; then
 		verdict=kvm why="a probe guest booted under -accel kvm"
 	else
 		verdict=tcg
 	fi
 	when=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	[ -z "$nocache" ] || return 0
 	printf '%s\n%s\n%s\n%s\n' "$verdict" "$why" "$when" "$key" >"$vfile.$$" &&
 		mv "$vfile.$$" "$vfile" || die "accel: cannot write the probe's verdict to $vfile"
 }
@@ -401,7 +544,9 @@ kvm_verdict() {
 # pointer to it for every other kernel
 say_why() {
 	run=${BENCH_VM_RUN:-run.sh-$$}
-	if [ -n "$probed" ] || [ "$(cat "$vfile.said" 2>/dev/null)" != "$run" ]; then
+	if [ -n "${nocache:-}" ]; then
+		progress "$label" "accel: tcg: KVM is not used: $why"
+	elif [ -n "$probed" ] || [ "$(cat "$vfile.said" 2>/dev/null)" != "$run" ]; then
 		progress "$label" "accel: tcg: KVM is not used: $why (probed $when; the verdict is cached in $vfile for this host kernel, QEMU and /dev/kvm: KVM_REPROBE=1 probes again)"
 		printf '%s\n' "$run" >"$vfile.said" || die "accel: cannot write $vfile.said"
 	else
@@ -429,6 +574,33 @@ icount) clock_label="$accel-icount (emulated instructions at 1 ns each, not hard
 *) clock_label="$accel, wall clock$([ "$accel" != tcg ] || echo ' (TCG: relative change only)')" ;;
 esac
 
+# The machine preflight: QEMU sets up this very machine, stopped (-S), and
+# quits on QMP's word, before anything boots.  What it cannot take, it
+# says in its own words, and the run is refused (exit 2) without touching
+# the results: NVDIMMs beyond the guest's physical address space (TCG
+# gives 40 bits: 2 NVDIMMs of 400G fit, 3 do not), a -cpu model or
+# feature it does not know, more guest RAM than it can map, an NVDIMM file
+# larger than NVDIMM_DIR's filesystem allows.  The sparse files it made
+# are removed.  A QEMU that does not answer within BOOT_TIMEOUT is no
+# refusal: the boot's own watchdog deals with it.
+build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
+eval "set -- $ARGV"
+rc=0
+PDEATH_PARENT=$$ setpriv --pdeathsig KILL sh "$PDEATH" timeout -k 5 "$BOOT_TIMEOUT" \
+	setpriv --pdeathsig KILL sh "$PDEATH" "$@" -S -qmp stdio >"$tmp/preflight.log" 2>&1 <<'QMP' || rc=$?
+{"execute": "qmp_capabilities"}
+{"execute": "quit"}
+QMP
+rm -f "$tmp"/nvdimm[0-9]
+case $rc in
+0) ;;
+124 | 137) warn "preflight: QEMU did not set up the machine within ${BOOT_TIMEOUT}s (BOOT_TIMEOUT): booting without this check" ;;
+*)
+	why=$(grep -v '^{' "$tmp/preflight.log" | tail -n 3 | tr '\n' ' ' | sed 's/ *$//')
+	usage_die "options: QEMU cannot make this machine (NVDIMMs of $NS_SIZE, ${GUEST_MEM_MB}M of RAM, -cpu $CPU, -accel $accel): ${why:-exit $rc, no message}: change NS_SIZE, GUEST_MEM_MB or CPU; $dest is unchanged"
+	;;
+esac
+
 # Free-space preflight: the struct pages of map=dev (64 bytes per 4 KiB
 # page, ~1.6% of each namespace) and the info blocks are really written to
 # the sparse files.
@@ -448,7 +620,7 @@ fi
 # then TIMEOUT seconds for the rest, so how fast a machine boots never
 # decides whether a run is cut; on expiry it writes why to WHY_FILE and
 # sends TERM to timeout(1), which passes it to QEMU and sends KILL 5 s
-# later.  Its sleep runs in the background so that the TERM which ends
+# later (QEMU is killed even when WHY_FILE cannot be written).  Its sleep runs in the background so that the TERM which ends
 # the watcher interrupts the wait and the sleep is not left behind.
 watch() {
 	sp=
@@ -459,12 +631,14 @@ watch() {
 		if [ -z "$hello" ] && grep -q '^hello' "$agent_out"; then
 			hello=$now
 		fi
+		why=
 		if [ -z "$hello" ] && [ $((now - start)) -ge "$BOOT_TIMEOUT" ]; then
-			echo "watchdog: no hello from the agent ${BOOT_TIMEOUT}s after QEMU started (a kernel that does not boot: see $console; or raise BOOT_TIMEOUT=); QEMU killed" >"$1"
+			why="watchdog: no hello from the agent ${BOOT_TIMEOUT}s after QEMU started (a kernel that does not boot: see $dest/console.log; or raise BOOT_TIMEOUT=); QEMU killed"
 		elif [ -n "$hello" ] && [ $((now - hello)) -ge "$TIMEOUT" ]; then
-			echo "watchdog: QEMU killed ${TIMEOUT}s after the agent's hello (a hung guest, or raise TIMEOUT=); partial results kept" >"$1"
+			why="watchdog: QEMU killed ${TIMEOUT}s after the agent's hello (a hung guest, or raise TIMEOUT=); partial results kept"
 		fi
-		if [ -s "$1" ]; then
+		if [ -n "$why" ]; then
+			printf '%s\n' "$why" >"$1" || true
 			kill -TERM "$qpid" 2>/dev/null
 			exit 0
 		fi
@@ -479,22 +653,63 @@ watch() {
 	done
 }
 
+# finish: the records of what arrived (bench-vm-collect, with host_error),
+# QEMU's outputs beside them, and all of it in place of the run before
+# (results_commit); sets crc, collect's status, and results to DIR.  No
+# signal stops it halfway.  A record or log that cannot be written (a full
+# disk) is an error naming it, and DIR keeps the results of the run before.
+finish() {
+	trap '' INT TERM HUP
+	crc=0
+	"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --cpu-model "$CPU" \
+		--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
+		--output "$results/records.jsonl" "$agent_out" 2>"$tmp/collect.err" || crc=$?
+	if [ ! -f "$results/records.jsonl" ]; then
+		cat "$tmp/collect.err" >&2
+		die "results: the records of $label could not be written to $results/records.jsonl (see above): free space on $(df -P "$results" | awk 'NR == 2 { print $6 }'), or give --results elsewhere; $dest keeps the results of the run before"
+	fi
+	for f in agent.out console.log qemu.log watchdog.txt collect.err; do
+		[ ! -f "$tmp/$f" ] || cp "$tmp/$f" "$results/$f" ||
+			die "results: copying $f to $results failed (the reason is above: a full disk?); $dest keeps the results of the run before"
+	done
+	files=$(ls "$results")
+	put "$results/.bench-vm-files" <<EOF
+$files
+EOF
+	results_commit "$results" "$dest" ||
+		die "results: moving the results of $label from $results into $dest failed (the reason is above)"
+	results=$dest
+}
+
 # No host-side prefault of the files: QEMU needs them at full size and
 # its own mapping faults pages in on first touch anyway, so the first
 # binding includes host page faults that rebinds do not (tried: fallocate
 # of the struct page area changed nothing measurable at 8G).
 : >"$agent_out"
 : >"$console"
+# The command kept beside the results names the initramfs where it will
+# be, beside the records; the NVDIMM directory and QEMU's outputs were
+# this run's (removed, as the files are).
+initrd=$dest/initramfs.cpio
 build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
-printf '%s\n' "${ARGV# }" >"$results/qemu-cmd.txt"
+kept_cmd=${ARGV# }
+initrd=$results/initramfs.cpio
+put "$results/qemu-cmd.txt" <<EOF
+# QEMU creates the NVDIMM files; make their directory first:
+mkdir -p $(quote "$tmp")
+$kept_cmd
+EOF
+build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
 progress "$label" "boot: $clock_label, cpu $CPU, 2 NVDIMMs of $NS_SIZE in $NVDIMM_DIR, $REBINDS rebinds, watchdog ${TIMEOUT}s after the agent's hello"
-wd=$results/watchdog.txt
+wd=$tmp/watchdog.txt
 rm -f "$wd"
 t0=$(date +%s)
 eval "set -- $ARGV"
 # the hard limit, should the watcher itself fail
 hard=$((BOOT_TIMEOUT + TIMEOUT + 60))
-timeout -k 5 "$hard" "$@" </dev/null >"$results/qemu.log" 2>&1 &
+booted=1
+PDEATH_PARENT=$$ setpriv --pdeathsig KILL sh "$PDEATH" timeout -k 5 "$hard" \
+	setpriv --pdeathsig KILL sh "$PDEATH" "$@" </dev/null >"$tmp/qemu.log" 2>&1 &
 qpid=$!
 watch "$wd" &
 watcher=$!
@@ -514,7 +729,7 @@ if [ -s "$wd" ]; then
 elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	host_error="watchdog: QEMU killed after ${hard}s, the hard limit (BOOT_TIMEOUT + TIMEOUT + 60); partial results kept"
 elif [ "$rc" != 0 ]; then
-	host_error="qemu: exited with status $rc: $(tail -n 3 "$results/qemu.log" | tr '\n' ' ')"
+	host_error="qemu: exited with status $rc: $(tail -n 3 "$tmp/qemu.log" | tr '\n' ' ')"
 fi
 
 # The CPU asked for is the CPU measured: every +feature / -feature of
@@ -531,18 +746,14 @@ if [ -n "$guest_flags" ]; then
 		esac
 		case " $guest_flags " in *" $want "*) got=1 ;; *) got=0 ;; esac
 		[ "$got" = "$has" ] && continue
-		why=$(grep -m 1 "warning:.*$want" "$results/qemu.log" | sed 's/^[^:]*: //') || why=
+		why=$(grep -m 1 "warning:.*$want" "$tmp/qemu.log" | sed 's/^[^:]*: //') || why=
 		host_error="${host_error:+$host_error; }cpu: -cpu $CPU asked for $f but the guest's /proc/cpuinfo $([ "$has" = 1 ] && echo lacks || echo has) $want${why:+ ($why)}"
 	done
 fi
 
-crc=0
-"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --cpu-model "$CPU" \
-	--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
-	"$agent_out" >"$results/records.jsonl.tmp" 2>"$results/collect.err" || crc=$?
-mv "$results/records.jsonl.tmp" "$results/records.jsonl"
+finish
 if [ "$crc" != 0 ]; then
 	cat "$results/collect.err" >&2
-	die "run: $label failed after ${wall}s ($accel, clock $clock): records in $results/records.jsonl, console in $console"
+	die "run: $label failed after ${wall}s ($accel, clock $clock): records in $results/records.jsonl, console in $results/console.log"
 fi
 progress "$label" "done in ${wall}s ($accel, clock $clock): $(grep -c '^sample' "$agent_out") samples in $results/records.jsonl"
