@@ -60,6 +60,15 @@ function emit(seg,   n, w, i, k) {
 {
 	line = $0
 	sub(/(^|[ \t])#.*/, "", line)
+	# arithmetic, and double-quoted words that run nothing, are no commands
+	gsub(/\$\(\([^)]*\)\)/, "0", line)
+	out = ""
+	while (match(line, /"[^"]*"/)) {
+		q = substr(line, RSTART, RLENGTH)
+		out = out substr(line, 1, RSTART - 1) (q ~ /\$\(|`/ ? q : "\"\"")
+		line = substr(line, RSTART + RLENGTH)
+	}
+	line = out line
 	gsub(/\|\||&&|\$\(|`/, ";", line)
 	gsub(/[|(){}]/, ";", line)
 	n = split(line, seg, ";")
@@ -80,8 +89,8 @@ while read -r word where; do
 		continue
 	fi
 	case $path in /*) ;; *) continue ;; esac	# a builtin
-	# usrmerge: dpkg knows /bin/cat, PATH gives /usr/bin/cat
-	pkg=$( { dpkg -S "$path" || dpkg -S "/bin/$word" || dpkg -S "$(readlink -f "$path")"; } 2>/dev/null |
+	# usrmerge: dpkg knows /bin/cat and /sbin/depmod, PATH gives /usr/...
+	pkg=$( { dpkg -S "$path" || dpkg -S "${path#/usr}" || dpkg -S "$(readlink -f "$path")"; } 2>/dev/null |
 		grep -v '^diversion by' | head -n 1 | cut -d: -f1 | cut -d, -f1) || pkg=
 	if [ -z "$pkg" ]; then
 		echo "$where: $word ($path): no Debian package owns it: install it from a package of scripts/deps.list" >&2
