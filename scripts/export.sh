@@ -1,7 +1,9 @@
 #!/bin/sh
 # export.sh: regenerate patches/ from the series commits.
 #
-#   VERSION=2 export.sh        subject prefix "PATCH v2" (v1: "PATCH")
+#   VERSION=2 export.sh        subject prefix "PATCH v2" (v1: "PATCH");
+#                              default: the version of the cover letter
+#                              in patches/, so a plain export keeps it
 #   PATCHES_OUT=<dir>          write there instead of patches/
 #
 # git format-patch writes one mbox per commit (zero commit ids, no
@@ -15,11 +17,20 @@
 # upstream entries of patches/series are kept as they are.  `make apply`
 # of the export gives the same commits (tests/t0070-export.t).  Nothing of
 # $DEST changes until the whole export is written next to it.
+#
+# Identity: the mails are the maintainer's, FROM='Name <you@example.org>'
+# or else git config user.name and user.email (lib.sh: series_ident).
+# Where the series carries the placeholder 'x86-copy-series
+# <x86-copy-series@example.org>' in a From: or Signed-off-by: line, that
+# identity takes its place; with neither FROM nor a git identity, the
+# placeholder stays: it is the documented default, no one's address.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 DEST=${PATCHES_OUT:-$PATCHES}
+[ -n "${VERSION:-}" ] || VERSION=$(sed -n 's/^Subject: \[PATCH v\([0-9][0-9]*\) 0\/[0-9].*/\1/p' \
+	"$PATCHES/0000-cover-letter.mbox" 2>/dev/null | head -n 1)
 VERSION=${VERSION:-1}
 case "$VERSION" in
 ''|*[!0-9]*|0*) usage_die "VERSION must be a positive number (1, 2, ...), not '$VERSION'" ;;
@@ -27,6 +38,10 @@ esac
 [ ! -e "$DEST" ] || [ -d "$DEST" ] ||
 	usage_die "PATCHES_OUT='$DEST' is not a directory"
 if [ "$VERSION" = 1 ]; then prefix=PATCH; else prefix="PATCH v$VERSION"; fi
+ident=$(series_ident)
+printf '%s\n' "$ident" | grep -Eqx '[^<>@]*<[^<>@ ]+@[^<>@ ]+>' ||
+	usage_die "FROM='$ident' is not one 'Name <address>': FROM='Name <you@example.org>'"
+ident_email=$(printf '%s\n' "$ident" | sed 's/.*<\(.*\)>$/\1/')
 
 base=$(base_commit)
 head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
@@ -73,6 +88,16 @@ add_headers() {
 		{ print }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
+# set_ident FILE: the placeholder identity of From: and Signed-off-by:
+# lines becomes the maintainer's
+set_ident() {
+	[ "$ident" != "$SERIES_IDENT_DEFAULT" ] || return 0
+	awk -v ph="$SERIES_IDENT_DEFAULT" -v id="$ident" '
+		$0 == "From: " ph { print "From: " id; next }
+		$0 == "Signed-off-by: " ph { print "Signed-off-by: " id; next }
+		{ print }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
 # keep_notes FILE: the notes below '---' (not part of the commit) of the
 # patch with the same subject in the old patches/, put back in place
 keep_notes() {
@@ -94,12 +119,13 @@ for f in "$tmp"/gen/*.mbox; do
 	author=$(kgit log -1 --format=%ae "$c")
 	link=$(kgit log -1 --format=%B "$c" |
 		sed -n 's|^Link: https://lore.kernel.org/r/\(.*\)$|<\1>|p' | head -n 1)
-	if [ "$author" != "$PIN_IDENT_EMAIL" ] && [ -n "$link" ]; then
+	if [ "$author" != "$PIN_IDENT_EMAIL" ] && [ "$author" != "$ident_email" ] &&
+		[ -n "$link" ]; then
 		id=$link
 	else
 		id=$(msgid $k)
 	fi
-	add_headers "$f" "$id" && keep_notes "$f" ||
+	add_headers "$f" "$id" && keep_notes "$f" && set_ident "$f" ||
 		die "write: could not rewrite $f (disk full?); $DEST is unchanged"
 done
 
@@ -115,6 +141,8 @@ awk -v subj="[$prefix 0/$n]" -v id="$cover_id" -v base="$base" '
 	[ $? = 3 ] && die "cover: $PATCHES/0000-cover-letter.mbox has no 'base-commit:' line"
 	die "write: could not write $tmp/cover.mbox (disk full?); $DEST is unchanged"
 }
+set_ident "$tmp/cover.mbox" ||
+	die "write: could not rewrite $tmp/cover.mbox (disk full?); $DEST is unchanged"
 
 {
 	sed -n '/^#/p' "$PATCHES/series"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 5
+plan 6
 
 test_expect_success 'export, then apply the export: the same commit ids' '
 	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" &&
@@ -49,5 +49,32 @@ test_expect_success 'a copy that fails half-way leaves PATCHES_OUT as it was' '
 	VERSION=2 PATH=$SCRATCH/bin:$PATH PATCHES_OUT=$SCRATCH/p expect_fail sh "$TOP/scripts/export.sh" &&
 	grep_err "export: write: could not copy the export into .* is unchanged" &&
 	diff -r p0 p && [ -z "$(ls -A p | grep "^\.export")" ]
+'
+# The series with the placeholder identity where patches/ has the
+# maintainer's, applied under refs of its own, then exported with FROM,
+# and with no identity at all (no FROM, no git configuration).
+test_expect_success 'identity: the placeholder becomes FROM (or the git identity); with none it stays' '
+	ph="x86-copy-series <x86-copy-series@example.org>" && cp -r "$TOP/patches" ph &&
+	me=$(sed -n "s/^From: //p" ph/0001-*.mbox) && [ "$me" != "$ph" ] &&
+	for f in ph/*.mbox; do
+		sed -i "s|^From: $me\$|From: $ph|; s|^Signed-off-by: $me\$|Signed-off-by: $ph|" "$f" || return 1
+	done &&
+	ns=$REF_NS-ident && git -C "$WORKTREE" update-ref "$ns/base" "$(git -C "$WORKTREE" rev-parse "$REF_NS/base")" &&
+	REF_NS=$ns PATCHES=$SCRATCH/ph sh "$TOP/scripts/apply.sh" &&
+	REF_NS=$ns PATCHES=$SCRATCH/ph FROM="Maint Ainer <m@example.org>" PATCHES_OUT=$SCRATCH/m sh "$TOP/scripts/export.sh" &&
+	grep -qx "From: Maint Ainer <m@example.org>" m/0000-cover-letter.mbox &&
+	grep -qx "From: Maint Ainer <m@example.org>" m/0001-*.mbox &&
+	grep -qx "Signed-off-by: Maint Ainer <m@example.org>" m/0001-*.mbox &&
+	grep -qx "^Message-Id: <x86-copy-series-v2-1@example.org>" m/0001-*.mbox &&
+	grep -q "^From: Li Zhe <lizhe.67@bytedance.com>" m/*fixed-size-fastpa*.mbox &&
+	grep -q "^Signed-off-by: Li Zhe <lizhe.67@bytedance.com>" m/*fixed-size-fastpa*.mbox &&
+	grep -qx "Signed-off-by: Maint Ainer <m@example.org>" m/*fixed-size-fastpa*.mbox &&
+	! grep -l "$ph" m/*.mbox &&
+	HOME=/nonexistent REF_NS=$ns PATCHES=$SCRATCH/ph PATCHES_OUT=$SCRATCH/n sh "$TOP/scripts/export.sh" &&
+	grep -qx "From: $ph" n/0001-*.mbox && grep -qx "Signed-off-by: $ph" n/*fixed-size-fastpa*.mbox &&
+	{ rc=0; REF_NS=$ns FROM="Maint Ainer" PATCHES_OUT=$SCRATCH/x sh "$TOP/scripts/export.sh" 2>err || rc=$?; } &&
+	cat err && [ $rc = 2 ] && grep -q "is not one .Name <address>." err && [ ! -e x ] &&
+	git -C "$WORKTREE" update-ref -d "$ns/series" && git -C "$WORKTREE" update-ref -d "$ns/base" &&
+	git -C "$WORKTREE" checkout -q --detach "$HEAD"
 '
 done_testing
