@@ -40,7 +40,7 @@ endif
 
 BIN = $(OUT)/bin
 export BIN
-TOOLS = $(BIN)/series-check $(BIN)/trailers-collect
+TOOLS = $(BIN)/series-check $(BIN)/trailers-collect $(BIN)/record-write
 # the record writer (lib/record.[ch]: its old name, for bench-vm-collect)
 LIB_RECORD = lib/record-write.c lib/record-write.h lib/record.c lib/record.h
 # lib/: what the tools of several areas share: the record reader and
@@ -101,7 +101,7 @@ kernel-tree: deps
 apply: tools
 	$(Q)sh scripts/apply.sh
 
-build:
+build: $(BIN)/record-write
 	$(Q)sh scripts/build.sh
 
 export:
@@ -131,6 +131,12 @@ $(BIN)/%: tools/%.c lib/mbox.c lib/mbox.h lib/outfile.h $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $< lib/mbox.c
+
+# the one record CLI (build, checks): lib's record writer, no mbox
+$(BIN)/record-write: tools/record-write.c $(LIB_RECORD) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ tools/record-write.c lib/record-write.c -ljson-c
 
 # KTOOLS_INC (bench-vm.mk): the kernel's user-space compiler.h, for util.h
 $(LIB_OBJ): $(OUT)/obj/lib/%.o: lib/%.c $(wildcard lib/*.h) $(OUT)/cflags

@@ -2,11 +2,16 @@
 # bench/run.sh: `make bench`.  For each commit: build its copy routines
 # (bench/gen.sh), check that every variant copies like memcpy() (a quick
 # selftest: timing a wrong copy proves nothing), then run the experiments
-# pinned to one CPU.  Tables go to stdout and to $OUT/bench/<run>/tables.txt,
-# records (JSON Lines, doc/records.md) to $OUT/bench/<run>/records.jsonl.
+# pinned to one CPU.  Tables go to stdout and to tables.txt, copy-bench
+# writes the records (JSON Lines, doc/records.md) to records.jsonl, both
+# in the run's own directory: $OUT/bench/run-<time>/, or --results DIR
+# for one commit (make ci gives its own).
 #
-# COMMITS='REV REV+a.diff ...'  what to measure; empty: the base and the
-#   series ($REF_NS/series), or, while the series is not applied, the base
+#   run.sh [--results DIR]
+#
+# COMMITS='REV REV+a.diff ...'  what to measure (a REV as commit_list of
+#   scripts/lib.sh reads it: base, head or any revision); empty: the base
+#   and the series head, or, while the series is not applied, the base
 #   plus the seed changes in bench/seed-diffs (REP MOVSB, seed 001;
 #   fixed-size flushcache fastpaths, seed 000), labelled as such.
 # BENCH_ARGS='...'  more copy-bench options (--only, --samples, --pages,
@@ -17,22 +22,34 @@ PROG=bench
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
+results=
+case ${1:-} in
+'') ;;
+--results) [ $# = 2 ] || usage_die "run.sh [--results DIR]"; results=$2 ;;
+*) usage_die "run.sh [--results DIR]" ;;
+esac
 BENCH=$BIN/copy-bench
-[ -x "$BENCH" ] || die "tools: $BENCH is not built: run 'make tools'"
+tool_built copy-bench
 COMMITS=${COMMITS:-}
 BENCH_ARGS=${BENCH_ARGS:-}
 
 if [ -z "$COMMITS" ]; then
 	base=$(base_commit)
-	if series=$(kgit rev-parse --verify -q "$REF_NS/series^{commit}"); then
-		COMMITS="$base $series"
+	if kgit rev-parse --verify -q "$REF_NS/series^{commit}" >/dev/null; then
+		COMMITS="base head"
 	else
 		COMMITS="$base $base+$TOP/bench/seed-diffs/001-rep-movsb.diff+$TOP/bench/seed-diffs/000-flushcache-fastpaths.diff"
 		warn "commits: $REF_NS/series is not set (run 'make apply'): measuring the base and the base with the seed diffs of bench/seed-diffs instead"
 	fi
 fi
 
-RUN=$OUT/bench/run-$(date -u +%Y%m%dT%H%M%SZ)
+if [ -n "$results" ]; then
+	[ "$(echo "$COMMITS" | wc -w)" = 1 ] ||
+		usage_die "run.sh --results DIR: one commit, not COMMITS='$COMMITS'"
+	RUN=$results
+else
+	RUN=$OUT/bench/run-$(date -u +%Y%m%dT%H%M%SZ)
+fi
 mkdir -p "$RUN"
 RECORDS=$RUN/records.jsonl
 TABLES=$RUN/tables.txt
@@ -48,8 +65,7 @@ fi
 
 for spec in $COMMITS; do
 	rev=${spec%%+*}
-	id=$(kgit rev-parse --verify -q "$rev^{commit}") ||
-		die "commits: '$rev' is not a commit in $(kernel_repo)"
+	id=$(commit_list "$rev") || exit 1
 	label=$id
 	rest=${spec#"$rev"}
 	while [ -n "$rest" ]; do

@@ -3,26 +3,27 @@
 # commit, reporting only what a commit adds.  Included by the top-level
 # Makefile.
 
-TOOLS += $(BIN)/changelog-lint $(BIN)/checks-record
+TOOLS += $(BIN)/changelog-lint $(BIN)/kunit-records
 
 $(BIN)/changelog-lint: checks/changelog-lint.c lib/mbox.c lib/mbox.h lib/outfile.h $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ checks/changelog-lint.c lib/mbox.c
 
-$(BIN)/checks-record: checks/checks-record.c $(LIB_RECORD) $(OUT)/cflags
+# kunit.py's JSON -> records (checks/kunit.sh)
+$(BIN)/kunit-records: checks/kunit-records.c $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ checks/checks-record.c lib/record-write.c -ljson-c
+	$(Q)$(CC) $(CFLAGS) -o $@ checks/kunit-records.c lib/record-write.c -ljson-c
 
 .PHONY: checks checks-kunit checks-check-c
 
 # COMMITS="a b": only those commits (default: base..series, then KUnit on
 # the base and the head); CHECKS_ONLY="sparse cocci": a subset; KUNIT=0.
-checks: $(BIN)/changelog-lint $(BIN)/checks-record
+checks: $(BIN)/changelog-lint $(BIN)/kunit-records $(BIN)/record-write
 	$(Q)sh checks/checks.sh $(COMMITS)
 
-checks-kunit:
+checks-kunit: $(BIN)/kunit-records $(BIN)/record-write
 	$(Q)sh checks/kunit.sh $(COMMITS)
 
 checks-check-c:

@@ -1,25 +1,36 @@
 #!/bin/sh
 # checks.sh: the kernel's checkers on every series commit, new findings only.
 #
-#   checks.sh [COMMIT...]      default: every commit of base..series
+#   checks.sh [--results DIR] [COMMIT...]  default: every commit of base..series
 #
 # For each commit, the checks of the CHECKS table run on what the commit
 # touches, and file-level checks run on its parent too: a finding is new
 # when the parent's same check on the same file lacks it (line and column
 # numbers removed).  Patch-level checks (checkpatch, changelog) judge the
-# commit's own patch, so all their findings are the commit's.  Results:
+# commit's own patch, so all their findings are the commit's.  Results, in
+# the commit's results directory, out/checks/<commit>/ (--results DIR for
+# one commit: make ci gives its own):
 #
-#   out/checks/<commit>/<check>.log     full output, both sides
-#   out/checks/<commit>/<check>.txt     normalised findings of the commit
-#   out/checks/<commit>/findings.tsv    check, file, severity, new, message
-#   out/checks/<commit>/records.jsonl   the same as records (doc/records.md)
-#   out/checks/<commit>/verdict         pass or fail, with the reasons
-#   out/checks/summary.txt              one line per commit
+#   <check>.log     full output, both sides
+#   <check>.txt     normalised findings of the commit; <check>.new, those
+#                   it adds
+#   records.jsonl   a record per finding and the verdict (doc/records.md),
+#                   written by record-write as each check ends
+#   verdict         pass or fail, with the reasons
+#   kunit/          KUnit's (base and head), with --results
+#   out/checks/summary.txt (with --results, DIR/summary.txt)
+#                   one line per commit
 #
 # Exit 1 when a commit adds an error-level finding.  KUNIT=0 skips the
 # KUnit runs (checks/kunit.sh) of the base and the series head.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+results=
+if [ "${1:-}" = --results ]; then
+	[ $# = 3 ] || usage_die "checks.sh [--results DIR COMMIT | COMMIT...]: --results takes one commit"
+	results=$2
+	shift 2
+fi
 
 # The checks, one line each: name, scope (patch: the mail; file: each
 # touched file, against the parent), and what runs.
@@ -54,9 +65,7 @@ CACHE=$CDIR/cache
 # about 2 s of CPU each in spatch start-up)
 COCCI_SET=${COCCI_SET:-all}
 
-for t in changelog-lint checks-record; do
-	[ -x "$BIN/$t" ] || die "tools: $BIN/$t is missing: run 'make tools'"
-done
+tool_built changelog-lint record-write
 base=$(base_commit)
 commits=$(commit_list "$@") || exit 1
 
@@ -163,10 +172,10 @@ run_sparse_side() {
 	side_prepare "$side" sparse "$@" || return 0
 	configure "$CDIR/obj/gcc" "$side"
 	# Compile first, so that the C=2 run prints only sparse's output.
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # object and file lists, a word each
 	make -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" $objs_here >"$f.build" 2>&1 ||
 		{ tail -n 20 "$f.build" >&2; die "sparse: building $objs_here of $side failed (log: $f.build)"; }
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # object and file lists, a word each
 	make -s -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" C=2 CHECK=sparse $objs_here >"$f.tmp" 2>&1 ||
 		{ cat "$f.tmp" >&2; die "sparse: make C=2 $objs_here of $side failed"; }
 	mv "$f.tmp" "$f"
@@ -181,9 +190,10 @@ run_clang_side() {
 	for obj in $objs_here; do rm -f "$CDIR/obj/clang/$obj"; done
 	rc=0
 	# -k: one object that does not compile does not hide the others
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # object and file lists, a word each
 	make -k -C "$CT" O="$CDIR/obj/clang" LLVM=1 CC="ccache clang" $objs_here >"$f.tmp" 2>&1 || rc=$?
 	for obj in $objs_here; do
+		# shellcheck disable=SC2012 # the object's one source, our path
 		[ -f "$CDIR/obj/clang/$obj" ] ||
 			echo "$(ls "$CT/${obj%.o}".[cS] | head -n 1):0:0: error: clang build of $obj failed (make exit $rc)" >>"$f.tmp"
 	done
@@ -209,6 +219,7 @@ normalise_cc() {
 # compiler_outputs TOOL NOTE OBJ...: from the cached output of TOOL at the
 # parent $p and the commit $c, write $d/$name.log (both, headed) and the
 # normalised, sorted $d/$name.parent and $d/$name.txt that are compared
+# shellcheck disable=SC2031 # $p is the loop's, set before each call
 compiler_outputs() {
 	tool=$1 note=$2
 	shift 2
@@ -246,7 +257,7 @@ cocci_rules() {
 	for r in $(grep -l '^virtual report' "$d"/kernel/scripts/coccinelle/*/*.cocci); do
 		# Debian's spatch has no OCaml scripting (no ocamlopt)
 		if grep -q '^@script:ocaml\|^@initialize:ocaml' "$r"; then
-			echo "cocci: skipped: ${r#$d/kernel/}: OCaml script rules need ocamlopt"
+			echo "cocci: skipped: ${r#"$d/kernel/"}: OCaml script rules need ocamlopt"
 			continue
 		fi
 		COCCI_RULES="$COCCI_RULES $r"
@@ -284,7 +295,7 @@ cocci_run() {
 		[ -f "$store/$b.${f##*.}" ] || kgit cat-file blob "$b" >"$store/$b.${f##*.}"
 	done
 	nv=$(sort -u "$CDIR/cocci-queue" | wc -l)
-	progress cocci "$(echo $COCCI_RULES | wc -w) rules on $nv file version(s) (cached ones skipped)"
+	progress cocci "$(echo "$COCCI_RULES" | wc -w) rules on $nv file version(s) (cached ones skipped)"
 	for r in $COCCI_RULES; do
 		k=$(cocci_key "$r")
 		in=$CDIR/cocci-in
@@ -295,7 +306,7 @@ cocci_run() {
 		[ -n "$(ls "$in")" ] || continue
 		opts=$(sed -n 's|^// *Options: *||p' "$r" | head -n 1)
 		# Options come from the rule, as scripts/coccicheck does.
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # object and file lists, a word each
 		if ! spatch -D report --very-quiet --no-show-diff --no-includes --include-headers \
 			$opts --sp-file "$r" --dir "$in" >"$CDIR/cocci-rule.out" 2>"$CDIR/cocci-rule.err"; then
 			warn "cocci: spatch failed with $(basename "$r"): $(tail -n 1 "$CDIR/cocci-rule.err")"
@@ -323,22 +334,49 @@ cocci_findings() {
 	done
 }
 
-# severity of a normalised finding line, per check
-severity() {
-	case $1 in
-	checkpatch) awk -F'\t' '{ s = ($1 ~ /ERROR/) ? "error" : "warning"; print s "\t" $0 }' ;;
-	changelog) sed 's/^/error\t/' ;;
-	sparse) awk '{ s = ($0 ~ /: error: |address space|different base types/) ? "error" : "warning"; print s "\t" $0 }' ;;
-	clang) awk '{ s = ($0 ~ /: error: /) ? "error" : "warning"; print s "\t" $0 }' ;;
+# severity_of CHECK FINDING: error or warning
+severity_of() {
+	case $1:$2 in
+	checkpatch:*ERROR*) echo error ;;
+	changelog:*) echo error ;;
+	sparse:*": error: "* | sparse:*"address space"* | sparse:*"different base types"*) echo error ;;
+	clang:*": error: "*) echo error ;;
 	# kernel rules say ERROR or WARNING; ours say error or warning
-	cocci) awk '{ s = ($0 ~ /: (ERROR|error)[:!]? /) ? "error" : "warning"; print s "\t" $0 }' ;;
+	cocci:*": ERROR "* | cocci:*": ERROR: "* | cocci:*": ERROR! "*) echo error ;;
+	cocci:*": error "* | cocci:*": error: "* | cocci:*": error! "*) echo error ;;
+	*) echo warning ;;
 	esac
+}
+
+# record CASE METRIC UNIT SAMPLE FIELD...: one record of the commit $c
+# into $d/records.jsonl.tmp (renamed in when the commit is checked)
+record() {
+	r_case=$1 r_metric=$2 r_unit=$3 r_sample=$4
+	shift 4
+	"$BIN/record-write" --to "$d/records.jsonl.tmp" --suite checks --case "$r_case" \
+		--metric "$r_metric" --unit "$r_unit" --commit "$c" "$@" "$r_sample" ||
+		die_rc $? "records: $d/records.jsonl cannot be written"
+}
+
+# finding_records CHECK NEW FILE: a record per finding of FILE (NEW: true,
+# the commit adds it; false, its parent has it too); the new errors go
+# to $d/new-errors, every new finding to $d/new-findings
+finding_records() {
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		sev=$(severity_of "$1" "$f")
+		record "$1/${f%%: *}" finding count 1 --field check="$1" --field severity="$sev" \
+			--json new="$2" --field message="$f"
+		[ "$2" = true ] || continue
+		echo "$1: $f" >>"$d/new-findings"
+		[ "$sev" = warning ] || echo "$1: $f" >>"$d/new-errors"
+	done <"$3"
 }
 
 mkdir -p "$CDIR" "$CACHE"
 rm -f "$CDIR/cocci-missing"
 : >"$CDIR/cocci-queue"
-n=$(echo $commits | wc -w)
+n=$(echo "$commits" | wc -w)
 
 # First pass: queue every file version for coccinelle, so that spatch
 # runs once per rule for the whole series.
@@ -347,10 +385,10 @@ if enabled cocci; then
 	cocci_keys
 	for c in $commits; do
 		files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
-		# shellcheck disable=SC2086
 		kgit rev-parse -q --verify "$c^" >/dev/null || continue
+		# shellcheck disable=SC2086 # file names, a word each
 		cocci_queue "$c" $files
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # object and file lists, a word each
 		cocci_queue "$c^" $files
 	done
 	cocci_run
@@ -358,30 +396,36 @@ fi
 
 i=0
 failed=0
-printf '%-12s %-7s %5s %5s  %s\n' commit verdict new errors subject >"$CDIR/summary.txt.tmp"
+summary=${results:-$CDIR}/summary.txt
+[ -z "$results" ] || mkdir -p "$results" || die "results: cannot create $results"
+printf '%-12s %-7s %5s %5s  %s\n' commit verdict new errors subject >"$summary.tmp"
 for c in $commits; do
 	i=$((i + 1))
 	short=$(printf %.12s "$c")
 	subj=$(kgit log -1 --format=%s "$c")
-	d=$CDIR/$c
-	rm -rf "$d" && mkdir -p "$d"
+	d=${results:-$CDIR/$c}
+	# the results of the commit, all of them anew; a --results DIR is the
+	# caller's, given empty (ci/run.sh keeps its log there)
+	[ -n "$results" ] || rm -rf "$d"
+	mkdir -p "$d" && rm -f "$d/records.jsonl.tmp"
 	if ! p=$(kgit rev-parse -q --verify "$c^"); then
 		# the base: the pinned kernel as imported, not a patch
 		progress "check $i/$n" "$short: no parent (the pinned kernel): nothing to check"
 		printf 'pass\nall: skipped: %s has no parent (the pinned kernel), nothing is new\n' \
 			"$short" >"$d/verdict"
-		printf 'verdict\tverdict\tpass\t1\tverdict=pass\treasons=%s\n' \
-			"skipped: no parent (the pinned kernel)" | "$BIN/checks-record" "$c" >"$d/records.jsonl" ||
-			die_rc $? "records: checks-record failed for $short"
-		printf '%-12s %-7s %5s %5s  %s\n' "$short" pass 0 0 "$subj" >>"$CDIR/summary.txt.tmp"
+		record verdict verdict pass 1 --field verdict=pass \
+			--field reasons="skipped: no parent (the pinned kernel)"
+		mv "$d/records.jsonl.tmp" "$d/records.jsonl"
+		printf '%-12s %-7s %5s %5s  %s\n' "$short" pass 0 0 "$subj" >>"$summary.tmp"
 		continue
 	fi
 	files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # object and file lists, a word each
 	objs=$(objects_of $files)
 	progress "check $i/$n" "$short: $subj"
 	kgit format-patch -q -1 --stdout "$c" >"$d/patch.mbox"
-	: >"$d/findings.tsv"
+	: >"$d/new-findings"
+	: >"$d/new-errors"
 	while read -r name scope what; do
 		[ -n "$name" ] || continue
 		if ! enabled "$name"; then
@@ -405,18 +449,18 @@ for c in $commits; do
 			sed -nE 's|^[^:]*:[0-9]+: ([a-z-]+: .*)$|patch: \1|p' "$d/$name.log" >"$d/$name.txt"
 			;;
 		sparse)
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2086 # object and file lists, a word each
 			cobjs=$(for o in $objs; do [ -z "$(kgit ls-tree "$c" "${o%.o}.c")" ] || echo "$o"; done)
 			if [ -z "$cobjs" ]; then
 				echo "sparse: skipped: $short touches no C file (only: $files)" | tee "$d/$name.skipped" >&2
 				: >"$d/$name.txt"
 				continue
 			fi
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2086 # object and file lists, a word each
 			run_sparse_side "$p" $cobjs
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2086 # object and file lists, a word each
 			run_sparse_side "$c" $cobjs
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2086 # object and file lists, a word each
 			compiler_outputs sparse "" $cobjs
 			;;
 		cocci)
@@ -440,11 +484,11 @@ for c in $commits; do
 					tee "$d/$name.skipped" >&2
 				continue
 			fi
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2086 # object and file lists, a word each
 			run_clang_side "$p" $objs
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2086 # object and file lists, a word each
 			run_clang_side "$c" $objs
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2086 # object and file lists, a word each
 			compiler_outputs clang "touched objects only, not a whole kernel" $objs
 			;;
 		esac
@@ -454,9 +498,11 @@ for c in $commits; do
 		else
 			cp "$d/$name.txt" "$d/$name.new"
 		fi
-		severity "$name" <"$d/$name.new" | sed "s|^|$name\tnew\t|" >>"$d/findings.tsv"
-		LC_ALL=C comm -12 "$d/$name.parent" "$d/$name.txt" 2>/dev/null |
-			severity "$name" | sed "s|^|$name\told\t|" >>"$d/findings.tsv" || true
+		finding_records "$name" true "$d/$name.new"
+		if [ -f "$d/$name.parent" ]; then
+			LC_ALL=C comm -12 "$d/$name.parent" "$d/$name.txt" >"$d/$name.old"
+			finding_records "$name" false "$d/$name.old"
+		fi
 		[ ! -s "$d/$name.new" ] || {
 			warn "$short $name: $(wc -l <"$d/$name.new") new finding(s):"
 			sed 's/^/  /' "$d/$name.new" >&2
@@ -465,33 +511,23 @@ for c in $commits; do
 $CHECKS
 EOF
 	# the verdict: fail when the commit adds an error-level finding
-	errs=$(awk -F'\t' '$2 == "new" && $3 == "error"' "$d/findings.tsv" | wc -l)
-	nnew=$(awk -F'\t' '$2 == "new"' "$d/findings.tsv" | wc -l)
+	errs=$(grep -c . "$d/new-errors" || true)
+	nnew=$(grep -c . "$d/new-findings" || true)
 	if [ "$errs" -gt 0 ]; then
-		{
-			echo fail
-			awk -F'\t' '$2 == "new" && $3 == "error" { print $1 ": " $4 }' "$d/findings.tsv"
-		} >"$d/verdict"
+		{ echo fail; cat "$d/new-errors"; } >"$d/verdict"
 		failed=$((failed + 1))
 	else
 		echo pass >"$d/verdict"
 	fi
 	cat "$d"/*.skipped 2>/dev/null >>"$d/verdict" || true
-	awk -F'\t' -v commit="$c" '{
-		file = $4; sub(/: .*/, "", file)
-		printf "%s/%s\tfinding\tcount\t1\tcheck=%s\tseverity=%s\tnew:=%s\tmessage=%s\n",
-			$1, file, $1, $3, ($2 == "new") ? "true" : "false", $4
-	}' "$d/findings.tsv" >"$d/records.tsv"
 	v=$(head -n 1 "$d/verdict")
-	printf 'verdict\tverdict\tpass\t%s\tverdict=%s\treasons=%s\n' \
-		"$([ "$v" = pass ] && echo 1 || echo 0)" "$v" \
-		"$(tail -n +2 "$d/verdict" | paste -sd';' -)" >>"$d/records.tsv"
-	"$BIN/checks-record" "$c" <"$d/records.tsv" >"$d/records.jsonl" ||
-		die_rc $? "records: checks-record failed for $short"
+	record verdict verdict pass "$([ "$v" = pass ] && echo 1 || echo 0)" --field verdict="$v" \
+		--field reasons="$(tail -n +2 "$d/verdict" | paste -sd';' -)"
+	mv "$d/records.jsonl.tmp" "$d/records.jsonl"
 	progress "check $i/$n" "$short: $v ($nnew new finding(s), $errs error(s))"
-	printf '%-12s %-7s %5s %5s  %s\n' "$short" "$v" "$nnew" "$errs" "$subj" >>"$CDIR/summary.txt.tmp"
+	printf '%-12s %-7s %5s %5s  %s\n' "$short" "$v" "$nnew" "$errs" "$subj" >>"$summary.tmp"
 done
-mv "$CDIR/summary.txt.tmp" "$CDIR/summary.txt"
+mv "$summary.tmp" "$summary"
 
 # KUnit: the base and the series head only (a kernel build each), when
 # they are among the commits checked.
@@ -501,8 +537,11 @@ if [ "$KUNIT" = 1 ]; then
 	for c in $commits; do
 		[ "$c" = "$base" ] || [ "$c" = "$head" ] && kc="$kc $c"
 	done
-	if [ -n "$kc" ]; then
-		# shellcheck disable=SC2086
+	if [ -n "$results" ] && [ -n "$kc" ]; then
+		# one commit (--results): its KUnit results beside its findings
+		sh "$TOP/checks/kunit.sh" --results "$results/kunit" "$commits" || failed=$((failed + 1))
+	elif [ -n "$kc" ]; then
+		# shellcheck disable=SC2086 # commit ids, a word each
 		sh "$TOP/checks/kunit.sh" $kc || failed=$((failed + 1))
 	else
 		progress kunit "skipped: KUnit runs only on the base and the series head"
@@ -510,5 +549,5 @@ if [ "$KUNIT" = 1 ]; then
 else
 	progress kunit "skipped: KUNIT=0"
 fi
-cat "$CDIR/summary.txt"
-[ $failed = 0 ] || die "verdict: $failed commit(s) add error-level findings or fail KUnit (see $CDIR/<commit>/verdict)"
+cat "$summary"
+[ $failed = 0 ] || die "verdict: $failed commit(s) add error-level findings or fail KUnit (see ${results:-$CDIR/<commit>}/verdict)"

@@ -4,7 +4,7 @@
 # the KUNIT_CPUS table, for the given commits (default: the base and the
 # series head).
 #
-#   kunit.sh [COMMIT...]
+#   kunit.sh [--results DIR] [COMMIT...]
 #
 # KUNIT_SUITES='memcpy usercopy' and KUNIT_VARIANTS (names of KUNIT_CPUS)
 # choose a subset.
@@ -12,13 +12,22 @@
 # Each commit's kernel (tinyconfig + checks/kunit.config, ccache) is
 # built once in out/checks/kunit/<commit>
 # and booted by the tree's own tools/testing/kunit/kunit.py exec under
-# every variant.  Results: out/checks/kunit/<commit>/<variant>.{log,json},
-# records.jsonl (one record per test case and variant).  Exit 1 when a
-# test fails on a commit where it passes on the base, or when a run gives
-# no results (build failure, crash, timeout).
+# every variant.  Results, written once by the producers (kunit-records,
+# record-write), in the commit's results directory: --results DIR (one
+# commit; make ci gives its own), else out/checks/kunit/<commit>:
+# <variant>-<suite>.{log,json} and records.jsonl, one record per test case
+# and variant.  Exit 1 when a test fails on a commit where it passes on
+# the base, or when a run gives no results (build failure, crash,
+# timeout).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 PROG=kunit
+results=
+if [ "${1:-}" = --results ]; then
+	[ $# = 3 ] || usage_die "kunit.sh [--results DIR COMMIT | COMMIT...]: --results takes one commit"
+	results=$2
+	shift 2
+fi
 
 # QEMU -cpu variants, one line each: name, -cpu value, what it exercises.
 # A variant whose features QEMU's TCG drops (fsrm, in QEMU 7.2) is skipped
@@ -44,7 +53,7 @@ KFRAG=$TOP/checks/kunit.config
 JOBS=${JOBS:-$(nproc)}
 command -v qemu-system-x86_64 >/dev/null || die "qemu: qemu-system-x86_64 is not installed: run 'make deps'"
 command -v python3 >/dev/null || die "python3: not installed (kunit.py needs it): run 'make deps'"
-[ -x "$BIN/checks-record" ] || die "tools: $BIN/checks-record is missing: run 'make tools'"
+tool_built kunit-records record-write
 [ -e "$CT/.git" ] || die "setup: no checks worktree $CT: run 'make checks' first"
 [ -z "$(git -C "$CT" status --porcelain --untracked-files=no)" ] ||
 	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"
@@ -56,15 +65,14 @@ export CCACHE_NOHASHDIR
 
 base=$(base_commit)
 # default: the base and the series head only
-commits=$(commit_list "$@") || exit 1
-[ $# -gt 0 ] || commits=$(printf '%s\n' "$commits" | sed -n '1p;$p' | uniq)
+[ $# -gt 0 ] || set -- base head
+commits=$(commit_list "$@" | uniq) || exit 1
 
 # build COMMIT: the KUnit kernel in out/checks/kunit/<commit>, once
 build() {
 	c=$1 o=$CDIR/kunit/$1
 	stamp="$c $(sha256sum <"$KFRAG" | cut -d' ' -f1)"
-	if [ -f "$o/stamp" ] && [ "$(cat "$o/stamp")" = "$stamp" ] &&
-	   [ -f "$o/arch/x86/boot/bzImage" ]; then
+	if stamp_fresh "$o/stamp" "$stamp" && [ -f "$o/arch/x86/boot/bzImage" ]; then
 		progress "kunit $(printf %.12s "$c")" "kernel up to date: $o"
 		return 0
 	fi
@@ -79,7 +87,7 @@ build() {
 		tail -n 20 "$o/build.log" >&2
 		return 1
 	}
-	echo "$stamp" >"$o/stamp"
+	stamp_write "$o/stamp" "$stamp"
 }
 
 # tcg_drops CPU: QEMU's warning when its TCG (what kunit.py's QEMU runs)
@@ -91,46 +99,40 @@ tcg_drops() {
 		grep -o "TCG doesn't support requested feature: [^ ]*" | head -n 1
 }
 
-# kunit.py's JSON (KernelCI format) -> checks-record lines
-to_tsv() {
-	python3 -c '
-import json, sys
-variant, cpu = sys.argv[1], sys.argv[2]
-def walk(g, path):
-	for t in g.get("test_cases", []):
-		st = t.get("status", "")
-		ok = 1 if st in ("PASS", "SKIP") else 0
-		print("kunit/%s/%s\tkunit\tpass\t%d\tstatus=%s\tcpu_variant=%s\tqemu_cpu=%s" %
-		      ("/".join(path), t["name"], ok, st, variant, cpu))
-	for s in g.get("sub_groups", []):
-		walk(s, path + [s["name"]])
-walk(json.load(open(sys.argv[3])), [])
-' "$@"
+# record NAME VALUE FIELD...: one record of the commit $c into $rec
+record() {
+	rec_case=$1 rec_metric=$2
+	shift 2
+	"$BIN/record-write" --to "$rec" --suite checks --case "$rec_case" --metric "$rec_metric" \
+		--unit count --commit "$c" "$@" 1 || die_rc $? "records: $rec: cannot be written"
 }
 
 failed=0
 for c in $commits; do
 	short=$(printf %.12s "$c")
 	o=$CDIR/kunit/$c
+	d=${results:-$o}
+	rec=$d/records.jsonl
 	start=$(date +%s)
 	if ! build "$c"; then
 		warn "$short: the KUnit kernel does not build (log: $o/build.log)"
-		printf 'kunit/build\terror\tcount\t1\terror=the KUnit kernel does not build: %s\n' \
-			"$o/build.log" | "$BIN/checks-record" "$c" >"$o/records.jsonl" ||
-			die_rc $? "records: checks-record failed for $short"
+		mkdir -p "$d" && rm -f "$rec"
+		record kunit/build error --error "the KUnit kernel does not build: $o/build.log"
 		failed=$((failed + 1))
 		continue
 	fi
 	progress "kunit $short" "kernel ready in $(( $(date +%s) - start ))s"
-	: >"$o/records.tsv"
+	mkdir -p "$d"
+	rm -f "$rec" "$o/failures.tmp"
+	: >"$o/failures.tmp"
 	while read -r name cpu what; do
 		[ -n "$name" ] || continue
 		case " ${KUNIT_VARIANTS:-$name} " in *" $name "*) ;; *) continue ;; esac
 		dropped=$(tcg_drops "$cpu")
 		if [ -n "$dropped" ]; then
 			warn "$short: variant $name (-cpu $cpu) skipped: QEMU: $dropped"
-			printf 'kunit/variant/%s\tskipped\tcount\t1\tcpu_variant=%s\treason=QEMU: %s\n' \
-				"$name" "$name" "$dropped" >>"$o/records.tsv"
+			record "kunit/variant/$name" skipped --field cpu_variant="$name" \
+				--field qemu_cpu="$cpu" --field reason="QEMU: $dropped"
 			continue
 		fi
 		for s in $KUNIT_SUITES; do
@@ -139,29 +141,26 @@ for c in $commits; do
 			# exec boots the kernel built above; it never rebuilds it
 			python3 "$CT/tools/testing/kunit/kunit.py" exec --arch=x86_64 \
 				--build_dir="$o" --timeout="$KUNIT_TIMEOUT" \
-				--qemu_args="-cpu $cpu" --json="$o/$name-$s.json" "$s" \
-				>"$o/$name-$s.log" 2>&1 || rc=$?
-			if [ ! -s "$o/$name-$s.json" ] || ! to_tsv "$name" "$cpu" "$o/$name-$s.json" >"$o/$name-$s.tsv"; then
-				warn "$short: $s under -cpu $cpu gave no results (exit $rc, log: $o/$name-$s.log)"
-				printf 'kunit/%s\terror\tcount\t1\tcpu_variant=%s\terror=no results (exit %s): %s\n' \
-					"$s" "$name" "$rc" "$o/$name-$s.log" >>"$o/records.tsv"
+				--qemu_args="-cpu $cpu" --json="$d/$name-$s.json" "$s" \
+				>"$d/$name-$s.log" 2>&1 || rc=$?
+			# kunit.py's JSON, one record per test case, written once
+			if [ ! -s "$d/$name-$s.json" ] ||
+			   ! counts=$("$BIN/kunit-records" --commit "$c" --cpu-variant "$name" \
+				--qemu-cpu "$cpu" --to "$rec" --failures "$o/failures.tmp" \
+				"$d/$name-$s.json" 2>"$d/$name-$s.err"); then
+				warn "$short: $s under -cpu $cpu gave no results (exit $rc, log: $d/$name-$s.log; $(head -n 1 "$d/$name-$s.err" 2>/dev/null))"
+				record "kunit/$s" error --field cpu_variant="$name" \
+					--error "no results (exit $rc): $d/$name-$s.log"
 				failed=$((failed + 1))
 				continue
 			fi
-			[ -s "$o/$name-$s.tsv" ] || {
-				warn "$short: $s under -cpu $cpu ran no test case (log: $o/$name-$s.log)"
-				failed=$((failed + 1))
-			}
-			cat "$o/$name-$s.tsv" >>"$o/records.tsv"
-			progress "kunit $short" "$s -cpu $cpu: $(awk -F'\t' '$4 == 1' "$o/$name-$s.tsv" | wc -l) passed, $(awk -F'\t' '$4 == 0' "$o/$name-$s.tsv" | wc -l) failed"
+			progress "kunit $short" "$s -cpu $cpu: ${counts% *} passed, ${counts#* } failed"
 		done
 	done <<EOT
 $KUNIT_CPUS
 EOT
-	"$BIN/checks-record" "$c" <"$o/records.tsv" >"$o/records.jsonl" ||
-		die_rc $? "records: checks-record failed for $short"
 	# failures new against the base (same case, same variant)
-	awk -F'\t' '$4 == 0 { print $1 " " $6 }' "$o/records.tsv" | sort >"$o/failures.txt"
+	sort "$o/failures.tmp" >"$o/failures.txt" && rm -f "$o/failures.tmp"
 	if [ "$c" != "$base" ]; then
 		bf=$CDIR/kunit/$base/failures.txt
 		if [ -f "$bf" ]; then
@@ -175,6 +174,6 @@ EOT
 			failed=$((failed + 1))
 		fi
 	fi
-	progress "kunit $short" "done in $(( $(date +%s) - start ))s: $(awk -F'\t' '$2 == "kunit"' "$o/records.tsv" | wc -l) results, $(wc -l <"$o/failures.txt") failure(s)"
+	progress "kunit $short" "done in $(( $(date +%s) - start ))s: $(grep -c '"metric":"kunit"' "$rec" || true) results, $(wc -l <"$o/failures.txt") failure(s) ($rec)"
 done
 [ $failed = 0 ] || die "verdict: $failed KUnit problem(s), see the warnings above"

@@ -4,8 +4,10 @@
 #   make ci            every commit base..series: build, checks, bench-vm,
 #                      bench; results in $(OUT)/ci/<commit>/, report in
 #                      $(OUT)/ci/report.{md,json}, plots in $(OUT)/ci/plots
-#   make ci-quick      base and head only, NS_SIZE=4G, REBINDS=5, bench --quick
+#   make ci-quick      base and head only, NS_SIZE=4G, REBINDS=5, bench --quick,
+#                      in $(OUT)/quick: never in the full run's place
 #   make report        the report again from the records in $(OUT)/ci
+#                      (CI_QUICK=1: $(OUT)/quick)
 #   make merge RESULTS='dir1 dir2 file.jsonl'  several hosts: one table by CPU
 #                      (ci-merge), $(OUT)/merge/merge.{txt,md,json}
 #
@@ -17,7 +19,7 @@
 CI_OBJ = $(addprefix $(OUT)/obj/ci/,gate.o out-text.o out-md.o out-json.o format.o outputs.o)
 CI_HDRS = $(wildcard lib/*.h ci/*.h) lib/claims.def
 
-TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-record
+TOOLS += $(BIN)/ci-report $(BIN)/ci-merge
 
 CI_MAIN_OBJ = $(addprefix $(OUT)/obj/ci/,report-main.o merge-main.o claims.o plots.o)
 $(CI_OBJ) $(CI_MAIN_OBJ): $(OUT)/obj/ci/%.o: ci/%.c $(CI_HDRS) $(OUT)/cflags
@@ -36,11 +38,6 @@ $(BIN)/ci-merge: $(OUT)/obj/ci/merge-main.o $(CI_OBJ) $(LIB_OBJ)
 	$(quiet) '  LD     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
 
-$(BIN)/ci-record: ci/record-cli.c $(LIB_RECORD) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ ci/record-cli.c lib/record-write.c -ljson-c
-
 # Options of the pipeline (ci/run.sh reads them from the environment).
 GATE_PCT ?= 5
 # TCG with a wall clock: see ci/run.sh (between-boot drift of 10-18%
@@ -48,7 +45,7 @@ GATE_PCT ?= 5
 GATE_PCT_TCG ?= 25
 # TCG with CLOCK=icount (the default under TCG): exact figures, no test
 GATE_PCT_ICOUNT ?= 1
-export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS NS_SIZE REBINDS CPU ACCEL CLOCK BENCH_ARGS RESULTS MERGE_COMMITS
+export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS NS_SIZE REBINDS CPU ACCEL CLOCK BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK
 
 .PHONY: ci ci-quick report merge ci-check-c
 
@@ -72,8 +69,9 @@ HELP += '  ci             every commit: build, checks, bench-vm, bench; report +
 HELP += '                 GATE_PCT_TCG=25 for TCG wall clock, GATE_PCT_ICOUNT=1 for CLOCK=icount, the'
 HELP += '                 default under TCG; accepted changes: ci/gate-ack.txt)'
 HELP += '                 results in out/ci/<commit>/, report out/ci/report.md; reruns skip unchanged steps'
-HELP += '  ci-quick       ci on base and head only, NS_SIZE=4G, REBINDS=5, bench --quick'
+HELP += '  ci-quick       ci on base and head only, NS_SIZE=4G, REBINDS=5, bench --quick, in out/quick'
 HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
+HELP += '                 (CI_QUICK=1: those of make quick, in out/quick)'
 HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
 HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order, default this checkout'"'"'s)'
 HELP += '  ci-check-c     checkpatch.pl --strict on the ci C'

@@ -1,16 +1,21 @@
 #!/bin/sh
 # ci/run.sh: make ci, make ci-quick, make report.  For every commit from
 # the base to the head of the series, runs the steps of ci/steps.sh (build,
-# checks, bench-vm, bench) into $OUT/ci/<commit>/<step>/, then ci-report on
-# all their records: $OUT/ci/report.{txt,md,json}, plots in $OUT/ci/plots,
-# and the regression gate.
+# checks, bench-vm, bench), each writing its records into
+# $CI_OUT/<commit>/<step>/, then ci-report on all their records:
+# $CI_OUT/report.{txt,md,json}, plots in $CI_OUT/plots, and the
+# regression gate.  CI_OUT is $OUT/ci, and $OUT/quick for make quick: a
+# quick look never replaces the full run's results.
 #
 #   run.sh [--report-only]
 # Environment:
 #   CI_COMMITS='REV...'  the commits, in order, the first being the base of
-#                        the comparison (default: base and base..series)
-#   CI_QUICK=1           base and head only, NS_SIZE=4G, REBINDS=5,
-#                        BENCH_ARGS=--quick (each unless set)
+#                        the comparison (commit_list of scripts/lib.sh:
+#                        base, head, any revision; default: the base and
+#                        every series commit)
+#   CI_QUICK=1           the first and the last of them only, NS_SIZE=4G,
+#                        REBINDS=5, BENCH_ARGS=--quick (each unless set),
+#                        in $OUT/quick (make report CI_QUICK=1 reports it)
 #   CI_STEPS='build ...' the steps to run (default: all of ci/steps.sh)
 #   CI_STEPS_FILE=FILE   the step definitions (tests use a fake one)
 #   GATE_PCT=5           the gate: worse than the parent by more than this,
@@ -43,7 +48,12 @@ PROG=ci
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-CI_OUT=${CI_OUT:-$OUT/ci}
+CI_QUICK=${CI_QUICK:-}
+if [ -n "$CI_QUICK" ]; then
+	CI_OUT=${CI_OUT:-$OUT/quick}
+else
+	CI_OUT=${CI_OUT:-$OUT/ci}
+fi
 CI_STEPS_FILE=${CI_STEPS_FILE:-$TOP/ci/steps.sh}
 GATE_PCT=${GATE_PCT:-5}
 GATE_PCT_TCG=${GATE_PCT_TCG:-25}
@@ -51,7 +61,6 @@ GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT:-1}
 GATE_ACK=${GATE_ACK:-$TOP/ci/gate-ack.txt}
 # ':-': make exports GATE_ONLY empty when it is not given
 GATE_ONLY=${GATE_ONLY:-bench-vm/*/rebind/memmap_init_ms}
-CI_QUICK=${CI_QUICK:-}
 report_only=
 case ${1:-} in
 '') ;;
@@ -100,26 +109,17 @@ CI_STEPS=${CI_STEPS:-$CI_ALL_STEPS}
 tool_built ci-report
 
 # the commits, in order
-if [ -n "${CI_COMMITS:-}" ]; then
-	commits=
-	for c in $CI_COMMITS; do
-		id=$(kgit rev-parse --verify -q "$c^{commit}") ||
-			die "commits: '$c' is not a commit in $(kernel_repo)"
-		commits="$commits $id"
-	done
-else
-	base=$(base_commit)
-	head=$(kgit rev-parse -q --verify "$REF_NS/series^{commit}") ||
-		die "series: $REF_NS/series is not set in $(kernel_repo): run 'make apply' first"
-	commits="$base $(kgit rev-list --reverse "$base..$head")"
-fi
+# shellcheck disable=SC2086 # CI_COMMITS: revisions, a word each
+commits=$(commit_list ${CI_COMMITS:-}) || exit 1
 if [ -n "$CI_QUICK" ]; then
+	# shellcheck disable=SC2086 # commit ids, a word each
 	set -- $commits
 	first=$1
 	shift $(($# - 1))
 	commits="$first $1"
 	[ "$first" != "$1" ] || commits=$first
 fi
+# shellcheck disable=SC2086 # commit ids, a word each
 set -- $commits
 n=$#
 
@@ -158,7 +158,7 @@ if [ -z "$report_only" ]; then
 			inputs=$("step_${f}_inputs" "$c") ||
 				die "$s: the inputs of $short cannot be read"
 			hash=$(printf '%s\n' "$inputs" | hash_of)
-			if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
+			if stamp_fresh "$stamp" "$hash"; then
 				progress "$i/$n $short" "$s: up to date (inputs $(printf %.12s "$hash"))"
 				line="$line $(printf ' %-10s' same)"
 				continue
@@ -178,7 +178,7 @@ if [ -z "$report_only" ]; then
 			t=$(($(date +%s) - t))
 			case $rc in
 			0)
-				echo "$hash" >"$stamp.tmp" && mv "$stamp.tmp" "$stamp"
+				stamp_write "$stamp" "$hash"
 				progress "$i/$n $short" "$s: ok in ${t}s"
 				line="$line $(printf ' %-10s' ok)" ;;
 			3)
@@ -215,6 +215,7 @@ progress report "ci-report: $CI_OUT/report.txt, report.md, report.json, plots/"
 # whole: a report that could not be made leaves the last one as it was.
 # A new report.txt is a new file (inode) whatever the clock's resolution.
 inode_of() {
+	# shellcheck disable=SC2012 # ls -i: the one portable way to an inode
 	ls -i "$1" 2>/dev/null | awk '{ print $1 }'
 }
 before=$(inode_of "$CI_OUT/report.txt")

@@ -4,12 +4,23 @@
 # ccache.  Reports per commit: builds or not, the time taken, and compiler
 # and objtool warnings that are new against its parent.
 #
-#   build.sh [COMMIT...]      default: the base and base..series
+#   build.sh [--results DIR] [COMMIT...]   default: the base and base..series
 #
 # A commit whose stamp (commit id, fragment, compiler, make flags) matches
-# is not rebuilt, so a second run with nothing changed does nothing.
+# is not rebuilt, so a second run with nothing changed does nothing.  The
+# build records (suite build, case kernel: ok, seconds, warnings,
+# new_warnings, and an error record when it does not build; doc/records.md)
+# are written by record-write into the commit's results directory:
+# --results DIR for one commit (make ci gives its own), else
+# out/build/<commit>/records.jsonl.
 set -eu
 . "$(dirname "$0")/lib.sh"
+results=
+if [ "${1:-}" = --results ]; then
+	[ $# = 3 ] || usage_die "build.sh [--results DIR COMMIT | COMMIT...]: --results takes one commit"
+	results=$2
+	shift 2
+fi
 
 # FRAGMENT=<file>: another fragment (bench-vm/kasan.sh passes
 # kernel.config with kasan.config appended)
@@ -21,7 +32,9 @@ BUILD_TARGETS=${BUILD_TARGETS:-bzImage}
 worktree_check
 [ -r "$FRAGMENT" ] || die "config: $FRAGMENT is missing"
 command -v ccache >/dev/null || die "ccache: not installed: run 'make deps'"
-base=$(base_commit)
+tool_built record-write
+# the base is checked first: a KERNEL_BASE it is not is refused
+base_commit >/dev/null
 
 commits=$(commit_list "$@") || exit 1
 
@@ -53,6 +66,7 @@ build_one() {
 	wgit checkout -q --detach "$c"
 	start=$(date +%s)
 	rc=0
+	# shellcheck disable=SC2086 # BUILD_TARGETS: make targets, a word each
 	{
 		kconfig_fragment "$WORKTREE" "$o" "$FRAGMENT" &&
 		make -C "$WORKTREE" O="$o" -j"$JOBS" CC="ccache gcc" \
@@ -62,12 +76,35 @@ build_one() {
 	echo $(( $(date +%s) - start )) >"$o/seconds"
 	warnings_of "$o/build.log" >"$o/warnings.txt"
 	if [ $rc = 0 ]; then
-		stamp_of "$c" >"$o/stamp"
+		stamp_write "$o/stamp" "$(stamp_of "$c")"
 		echo ok >"$o/result"
 	else
 		echo fail >"$o/result"
 	fi
 	return $rc
+}
+
+# records COMMIT DIR: the build records of COMMIT into DIR/records.jsonl,
+# written whole or not at all
+records() {
+	rc_c=$1 rc_file=$2/records.jsonl rc_o=$OUT/build/$1
+	mkdir -p "$2" && rm -f "$rc_file.tmp"
+	ok=0
+	[ "$(cat "$rc_o/result")" = ok ] && ok=1
+	for m in "ok count $ok" "seconds s $(cat "$rc_o/seconds")" \
+		 "warnings count $(wc -l <"$rc_o/warnings.txt")" \
+		 "new_warnings count $(wc -l <"$rc_o/new-warnings.txt")"; do
+		# shellcheck disable=SC2086 # metric, unit and sample: three words
+		set -- $m
+		"$BIN/record-write" --to "$rc_file.tmp" --suite build --case kernel --metric "$1" \
+			--unit "$2" --commit "$rc_c" "$3" ||
+			die_rc $? "records: $rc_file cannot be written"
+	done
+	[ $ok = 1 ] || "$BIN/record-write" --to "$rc_file.tmp" --suite build --case kernel \
+		--metric error --unit count --commit "$rc_c" \
+		--error "the kernel does not build: $rc_o/build.log" ||
+		die_rc $? "records: $rc_file cannot be written"
+	mv "$rc_file.tmp" "$rc_file"
 }
 
 # Every commit builds in its own O= directory, but from the same worktree
@@ -82,16 +119,26 @@ export CCACHE_NOHASHDIR
 [ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 	die "worktree: $WORKTREE has local changes: commit or discard them first (git -C $WORKTREE status)"
 orig=$(wgit rev-parse HEAD)
-trap 'wgit checkout -q --detach "$orig" 2>/dev/null || true' EXIT INT TERM
-
-n=$(echo $commits | wc -w)
-i=0
-failed=0
-parent=""
 # The summary of the whole series; a run on chosen commits (make ci
 # builds one at a time) prints its own and leaves the series' alone.
 summary=$OUT/build/summary.txt
 [ $# = 0 ] || summary=$OUT/build/summary-$$.txt
+# at any exit, Ctrl-C and kill included: the worktree back where it was,
+# no half summary left (a trap on INT alone would let the loop go on)
+cleanup() {
+	wgit checkout -q --detach "$orig" 2>/dev/null || true
+	rm -f "$summary.tmp"
+	[ "$summary" = "$OUT/build/summary.txt" ] || rm -f "$summary"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+n=$(printf '%s\n' "$commits" | grep -c .)
+i=0
+failed=0
+parent=""
 mkdir -p "$OUT/build"
 printf '%-12s %-6s %6s %5s %5s  %s\n' commit result secs warn new subject >"$summary.tmp"
 for c in $commits; do
@@ -99,8 +146,7 @@ for c in $commits; do
 	short=$(printf %.12s "$c")
 	subj=$(kgit log -1 --format=%s "$c")
 	o=$OUT/build/$c
-	if [ -f "$o/stamp" ] && [ "$(stamp_of "$c")" = "$(cat "$o/stamp")" ] &&
-	   [ -f "$o/arch/x86/boot/bzImage" ]; then
+	if stamp_fresh "$o/stamp" "$(stamp_of "$c")" && [ -f "$o/arch/x86/boot/bzImage" ]; then
 		progress "build $i/$n" "$short up to date: $subj"
 	else
 		progress "build $i/$n" "$short building: $subj (log: $o/build.log)"
@@ -112,7 +158,9 @@ for c in $commits; do
 			progress "build $i/$n" "$short FAILED after $(cat "$o/seconds")s (log: $o/build.log)"
 		fi
 	fi
-	# new warnings against the parent build (the previous commit here)
+	# new warnings against the parent build: the previous commit here,
+	# else its own parent when that was built (make ci builds one at a time)
+	[ -n "$parent" ] || parent=$(kgit rev-parse -q --verify "$c^" || true)
 	if [ -n "$parent" ] && [ -f "$OUT/build/$parent/warnings.txt" ]; then
 		LC_ALL=C comm -13 "$OUT/build/$parent/warnings.txt" "$o/warnings.txt" >"$o/new-warnings.txt"
 	else
@@ -125,9 +173,9 @@ for c in $commits; do
 	printf '%-12s %-6s %6s %5s %5s  %s\n' "$short" "$(cat "$o/result")" \
 		"$(cat "$o/seconds")" "$(wc -l <"$o/warnings.txt")" \
 		"$(wc -l <"$o/new-warnings.txt")" "$subj" >>"$summary.tmp"
+	records "$c" "${results:-$o}"
 	parent=$c
 done
 mv "$summary.tmp" "$summary"
 cat "$summary"
-[ $# = 0 ] || rm -f "$summary"
 [ $failed = 0 ] || die "bisect: $failed of $n commits do not build: the series does not bisect"

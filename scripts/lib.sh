@@ -215,22 +215,44 @@ base_commit() {
 	echo "$bc"
 }
 
-# commit_list [REV...]: the commit ids of REVs, one a line; with none, the
-# base and every series commit, in order.  Use as
+# commit_list [WORD...]: the one commit resolver of build, checks, bench,
+# bench-vm and ci.  The commit ids of WORDs, one a line, in order; a WORD
+# is "base" (the series' base), "head" (its last commit) or any git
+# revision.  No WORD: the base and every series commit.  A tool whose
+# default is shorter says it in words ("base head").  Use as
 # commits=$(commit_list "$@") || exit 1
 commit_list() {
-	if [ $# -gt 0 ]; then
-		for c in "$@"; do
-			kgit rev-parse --verify -q "$c^{commit}" ||
-				die "commits: '$c' is not a commit in $(kernel_repo)"
-		done
-	else
-		b=$(base_commit) || exit 1
-		h=$(kgit rev-parse -q --verify "$REF_NS/series") ||
-			die "series: $REF_NS/series is not set: run 'make apply' first"
-		echo "$b"
-		kgit rev-list --reverse "$b..$h"
+	if [ $# = 0 ]; then
+		cl_base=$(base_commit) || exit 1
+		cl_head=$(commit_list head) || exit 1
+		echo "$cl_base"
+		kgit rev-list --reverse "$cl_base..$cl_head"
+		return
 	fi
+	for cl_word in "$@"; do
+		case $cl_word in
+		base) base_commit || exit 1 ;;
+		head)
+			kgit rev-parse -q --verify "$REF_NS/series^{commit}" ||
+				die "series: $REF_NS/series is not set in $(kernel_repo): run 'make apply' first, or name the commits"
+			;;
+		*)
+			kgit rev-parse --verify -q "$cl_word^{commit}" ||
+				die "commits: '$cl_word' is not a commit in $(kernel_repo)"
+			;;
+		esac
+	done
+}
+
+# stamp_fresh FILE TEXT: FILE holds TEXT, the inputs of what it stamps:
+# that is up to date.  stamp_write FILE TEXT: the stamp, written whole,
+# as the last thing a step does.  The one stamp of build, KUnit and ci.
+stamp_fresh() {
+	[ -f "$1" ] && [ "$(cat "$1")" = "$2" ]
+}
+
+stamp_write() {
+	printf '%s\n' "$2" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
 # kconfig_verify CONFIG FRAGMENT: every option FRAGMENT sets is in CONFIG

@@ -1,9 +1,10 @@
 #!/bin/sh
-# Every C tool of tools/, checks/ and ci/record-cli.c checks its writes: a
+# Every C tool of tools/ and checks/ checks its writes (record-write, the
+# record CLI, too): a
 # full disk (/dev/full for stdout, 'ulimit -f' for a file) is an error that
 # names what could not be written, exit 1, never a short file and exit 0.
 . "$(dirname "$0")/lib.sh"
-for t in series-check trailers-collect changelog-lint checks-record ci-record; do
+for t in series-check trailers-collect changelog-lint record-write; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
 plan 5
@@ -29,13 +30,14 @@ test_expect_success 'changelog-lint: its findings on a full disk' '
 	full "$BIN/changelog-lint" "$TOP"/patches/upstream/*.mbox
 '
 
-test_expect_success 'checks-record and ci-record: stdout on a full disk, and a file over its limit' '
-	printf "sparse/a.c\tfinding\tcount\t1\tmessage=x\n" >in.tsv &&
-	full "$BIN/checks-record" abc <in.tsv &&
-	full "$BIN/ci-record" --suite build --case c --metric m --unit s 1 2 &&
-	for i in $(seq 40); do cat in.tsv; done >many.tsv &&
-	(trap "" XFSZ; ulimit -f 1; rc=0; "$BIN/checks-record" abc <many.tsv >out.jsonl 2>err || rc=$?;
-	 cat err; [ $rc = 1 ] && grep -q "^checks-record: write: stdout: File too large$" err)
+test_expect_success 'record-write: stdout on a full disk, and a file over its limit' '
+	full "$BIN/record-write" --suite build --case c --metric m --unit s 1 2 &&
+	(trap "" XFSZ; ulimit -f 1; rc=0;
+	 for i in $(seq 40); do
+		"$BIN/record-write" --to out.jsonl --suite checks --case sparse/a.c --metric finding \
+			--unit count --field message=x 1 2>err || { rc=$?; break; }
+	 done;
+	 cat err; [ $rc = 1 ] && grep -q "^record-write: write: out.jsonl: File too large$" err)
 '
 
 test_expect_success 'reading an mbox: a TMPDIR that is full is named, nothing left in it' '

@@ -5,8 +5,8 @@
 # step (CI_STEPS_FILE) on a three-commit repository stands in for the
 # builds and VM runs.
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/ci-report" ] && [ -x "$BIN/ci-record" ] || bail "ci tools are not built: run 'make tools'"
-plan 6
+[ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
+plan 7
 
 setup() {
 	git init -q repo &&
@@ -23,14 +23,14 @@ setup() {
 		echo "$1" >>"$SCRATCH/ran"
 		# FAIL_AT=<commit>: this step dies there, as an interrupted run would
 		[ "$1" != "${FAIL_AT:-}" ] || { echo "fake: interrupted" >&2; return 1; }
-		"$BIN/ci-record" --suite bench-vm --case nd_pmem/rebind --metric memmap_init_ms \
-			--unit ms --commit "$1" --accel tcg 10 11 12 >"$2/records.jsonl"
+		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --case nd_pmem/rebind \
+			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg ${FAKE_SAMPLES:-10 11 12}
 		# SLOW_HEAD=1: a host benchmark 20% slower at the head
 		[ "${SLOW_HEAD:-0}" = 1 ] || return 0
 		v="100 101 99 100 102 98"
 		[ "$1" != "$(git -C "$SCRATCH/repo" rev-parse HEAD)" ] || v="120 121 119 120 122 118"
-		"$BIN/ci-record" --suite bench --case memcpy-sweep/v/64 --metric ns_per_call \
-			--unit ns --commit "$1" --accel host $v >>"$2/records.jsonl"
+		"$BIN/record-write" --to "$2/records.jsonl" --suite bench --case memcpy-sweep/v/64 \
+			--metric ns_per_call --unit ns --commit "$1" --accel host $v
 	}
 	step_skipper_inputs() { echo "commit $1"; }
 	step_skipper_run() { skip "$2" "nothing to do here, on purpose"; }
@@ -86,5 +86,17 @@ test_expect_success 'a report that cannot be made (a NaN record): exit 1, said s
 	! grep -q "done: report: .*report.md" err && [ ! -s out ] &&
 	for f in report.txt report.md report.json; do cmp before/$f ci/$f || exit 1; done &&
 	diff -r before/plots ci/plots && [ -z "$(ls -d ci/*.tmp-* 2>/dev/null)" ]
+'
+
+test_expect_success 'make quick has its own place: the full run'"'"'s results and report stay as they were' '
+	setup && KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/o \
+		sh "$TOP/ci/run.sh" >ci.out 2>ci.err && cp -r o/ci full &&
+	FAKE_SAMPLES="20 21 22" CI_QUICK=1 KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh \
+		OUT=$SCRATCH/o sh "$TOP/ci/run.sh" >q.out 2>q.err && cat q.err &&
+	diff -r full o/ci && grep -q "Average of rebinds for nd_pmem driver: 21.00 ms" o/quick/report.txt &&
+	[ "$(ls -d o/quick/*/fake | wc -l)" = 2 ] && grep -q "done: report: .*/o/quick/report.md" q.err &&
+	FAKE_SAMPLES="20 21 22" CI_QUICK=1 KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh \
+		OUT=$SCRATCH/o sh "$TOP/ci/run.sh" --report-only >r.out 2>r.err &&
+	grep -q "21.00 ms" o/quick/report.txt && diff -r full o/ci
 '
 done_testing
