@@ -9,7 +9,7 @@
  *     --clock icount|wall  the guest's clock: icount (TCG with -icount
  *                       shift=0,sleep=off: emulated instructions at 1 ns
  *                       each) or wall (real time; the default)
- *     --cpu-model STR   QEMU's -cpu argument
+ *     --qemu-cpu STR    QEMU's -cpu argument (params.qemu_cpu)
  *     --ns-size BYTES   size of each emulated NVDIMM
  *     --rebinds N       rebinds asked of the agent
  *     --host-error STR  the host's own failure (watchdog, QEMU exit status)
@@ -206,7 +206,7 @@ static FILE *out_create(const char *path)
 static void print_usage(void)
 {
 	fprintf(stderr, "%s\n",
-		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--cpu-model STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--output FILE] AGENT_OUTPUT");
+		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--output FILE] AGENT_OUTPUT");
 }
 
 int main(int argc, char **argv)
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 		{ "commit", required_argument, NULL, 'c' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "clock", required_argument, NULL, 'k' },
-		{ "cpu-model", required_argument, NULL, 'm' },
+		{ "qemu-cpu", required_argument, NULL, 'm' },
 		{ "ns-size", required_argument, NULL, 's' },
 		{ "rebinds", required_argument, NULL, 'r' },
 		{ "host-error", required_argument, NULL, 'e' },
@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 	};
 	struct record_ctx ctx = { .accel = NULL };
 	struct series ser[NR_DRIVERS][2];
-	const char *cpu_model = NULL, *host_error = NULL, *output = NULL, *v;
+	const char *qemu_cpu = NULL, *host_error = NULL, *output = NULL, *v;
 	struct out out = { .f = stdout, .name = "stdout" };
 	char *buf = NULL, *kernel = NULL, *flags = NULL, *last_step = NULL;
 	char *guest_error = NULL;
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 			ctx.clock = optarg;
 			break;
 		case 'm':
-			cpu_model = optarg;
+			qemu_cpu = optarg;
 			break;
 		case 's':
 			ns_size = strtod(optarg, NULL);
@@ -369,8 +369,8 @@ int main(int argc, char **argv)
 	params = json_object_new_object();
 	json_object_object_add(params, "ns_size", json_object_new_double(ns_size));
 	json_object_object_add(params, "rebinds", json_object_new_double(rebinds));
-	json_object_object_add(params, "cpu_model",
-			       cpu_model ? json_object_new_string(cpu_model) : NULL);
+	json_object_object_add(params, "qemu_cpu",
+			       qemu_cpu ? json_object_new_string(qemu_cpu) : NULL);
 	json_object_object_add(params, "guest_cpu_flags",
 			       flags ? json_object_new_string(flags) : NULL);
 

@@ -661,7 +661,7 @@ watch() {
 finish() {
 	trap '' INT TERM HUP
 	crc=0
-	"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --cpu-model "$CPU" \
+	"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --qemu-cpu "$CPU" \
 		--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
 		--output "$results/records.jsonl" "$agent_out" 2>"$tmp/collect.err" || crc=$?
 	if [ ! -f "$results/records.jsonl" ]; then

@@ -42,7 +42,7 @@ test_expect_success 'a 1G run of the series head: complete, sane records; nothin
 	done &&
 	records_check res/records.jsonl "all(r[\"accel\"] in (\"kvm\", \"tcg\") and r[\"commit\"] == \"smoke\" and r[\"kernel\"] for r in recs)" &&
 	records_check res/records.jsonl "all(r[\"clock\"] == {\"tcg\": \"icount\", \"kvm\": \"wall\"}[r[\"accel\"]] for r in recs)" &&
-	records_check res/records.jsonl "all(\"erms\" in r[\"cpu\"][\"flags\"] and r[\"params\"][\"cpu_model\"] == \"max\" for r in recs)" &&
+	records_check res/records.jsonl "all(\"erms\" in r[\"cpu\"][\"flags\"] and r[\"params\"][\"qemu_cpu\"] == \"max\" for r in recs)" &&
 	records_check res/records.jsonl "not [r for r in recs if r[\"metric\"] == \"error\"]" &&
 	records_check res/records.jsonl "0 < one(\"boot\", \"first_bind_ms\")[\"samples\"][0]" &&
 	"$BENCH_VM_BIN/bench-vm-report" res/records.jsonl >rep && cat rep &&
@@ -104,7 +104,7 @@ test_expect_success '--cpu max,-erms: the records carry the guest CPU without er
 	NVDIMM_DIR=$SCRATCH NS_SIZE=1G REBINDS=1 TIMEOUT=240 \
 		$RUN --cpu max,-erms --kernel "$KERNEL" --commit noerms --results res &&
 	records_check res/records.jsonl "all(\"erms\" not in r[\"cpu\"][\"flags\"] and \" erms \" not in \" %s \" % r[\"params\"][\"guest_cpu_flags\"] for r in recs)" &&
-	records_check res/records.jsonl "all(r[\"params\"][\"cpu_model\"] == \"max,-erms\" for r in recs)" &&
+	records_check res/records.jsonl "all(r[\"params\"][\"qemu_cpu\"] == \"max,-erms\" for r in recs)" &&
 	no_qemu_under "$SCRATCH"
 '
 done_testing
