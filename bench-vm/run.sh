@@ -1,7 +1,8 @@
 #!/bin/sh
-# run.sh: boot one kernel under QEMU with two emulated NVDIMMs and let the
-# guest agent (bench-vm/agent/agent.c, PID 1) time the first binding and N
-# rebinds of nd_pmem (fsdax, map=dev) and dax_pmem (devdax, align=2M).
+# run.sh: boot one kernel under QEMU with three emulated NVDIMMs and let
+# the guest agent (bench-vm/agent/agent.c, PID 1) time the first binding
+# and N rebinds of nd_pmem (fsdax, map=dev), dax_pmem (devdax, align=2M)
+# and dax_pmem on devdax with map=mem (dax_pmem_mem; MEM_NS=0: without).
 # The agent's lines come back on a virtio-serial port; bench-vm-collect
 # turns them into records: $RESULTS/records.jsonl (doc/records.md).
 #
@@ -24,6 +25,9 @@
 #                    BOOT_TIMEOUT seconds [120]
 #   --results DIR    where records and logs go [out/bench-vm/<commit>]
 #   --agent-opt K=V  an agent option (agent.c opts[]), repeatable
+#   --mem-ns 0|1     1: a third NVDIMM, devdax with map=mem (its struct pages
+#                    in guest RAM, without an altmap: the optimised vmemmap
+#                    of compound pages), reported as dax_pmem_mem [MEM_NS=1]
 #   --pages          after the binds, digest the devices' struct pages with
 #                    bench-vm/pages built against the kernel's build dir,
 #                    for bench-vm-report to compare between kernels [PAGES=1]
@@ -67,9 +71,14 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-120}
 # guest, it waits this long once per host (the verdict is cached).
 KVM_PROBE_TIMEOUT=${KVM_PROBE_TIMEOUT:-10}
 KVM_PROBE_CACHE=${KVM_PROBE_CACHE:-$OUT/bench-vm/kvm-probe}
+MEM_NS=${MEM_NS:-1}
 # Guest RAM: with map=dev the struct pages live on the NVDIMMs, so the
-# guest itself needs little.
-GUEST_MEM_MB=${GUEST_MEM_MB:-512}
+# guest itself needs little (512M); the map=mem namespace's live in guest
+# RAM, its size / 64 without the vmemmap optimisation (a quarter of that
+# with it): GUEST_MEM_MB defaults to both.
+GUEST_MEM_MB=${GUEST_MEM_MB:-}
+# More kernel command line, before the agent's options (e.g. kasan.fault=panic)
+KERNEL_ARGS=${KERNEL_ARGS:-}
 PAGES=${PAGES:-}
 # Where the NVDIMM files go.  tmpfs by default: on a disk filesystem the
 # host writes back the 1.6 GB of struct pages of every 100G rebind, and the
@@ -77,7 +86,7 @@ PAGES=${PAGES:-}
 NVDIMM_DIR=${NVDIMM_DIR:-/dev/shm}
 
 usage() {
-	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--timeout S] [--results DIR] [--agent-opt K=V]... [--pages] [--print-cmd] (COMMIT | --kernel BZIMAGE [--commit ID])"
+	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd] (COMMIT | --kernel BZIMAGE [--commit ID])"
 }
 
 commit='' kernel='' results='' agent_opts='' print_cmd=''
@@ -95,6 +104,7 @@ while [ $# -gt 0 ]; do
 	--agent-opt) agent_opts="$agent_opts ${2?}"; shift ;;
 	--print-cmd) print_cmd=1 ;;
 	--pages) PAGES=1 ;;
+	--mem-ns) MEM_NS=${2?}; shift ;;
 	-*) usage ;;
 	*) [ -z "$commit" ] || usage; commit=$1 ;;
 	esac
@@ -129,6 +139,8 @@ flag PAGES_CHECKOUT
 case $CPU in '' | *[!a-zA-Z0-9_.,=+-]*) usage_die "--cpu: '$CPU' is not a QEMU -cpu argument (a model, then ,+feature ,-feature or ,key=value)" ;; esac
 case $ACCEL in auto | kvm | tcg) ;; *) usage_die "--accel: '$ACCEL' is not auto, kvm or tcg" ;; esac
 case $CLOCK in auto | icount | wall) ;; *) usage_die "--clock: '$CLOCK' is not auto, icount or wall" ;; esac
+case $MEM_NS in 0 | 1) ;; *) usage_die "--mem-ns: '$MEM_NS' is not 0 or 1" ;; esac
+case $KERNEL_ARGS in *[!a-zA-Z0-9_.,=:+\ -]*) usage_die "KERNEL_ARGS: '$KERNEL_ARGS': only words of [a-zA-Z0-9_.,=:+-]" ;; esac
 [ "$ACCEL/$CLOCK" != kvm/icount ] ||
 	usage_die "--clock icount needs TCG (QEMU counts instructions only when it emulates them): use --accel tcg or auto, or --clock wall"
 case $agent_opts in *[!\ a-z0-9_=KMGx]*) usage_die "--agent-opt: only key=value with [a-z0-9_] keys and numbers" ;; esac
@@ -164,6 +176,9 @@ esac
 [ "$ns_bytes" -ge $((512 << 20)) ] || usage_die "--ns-size: '$NS_SIZE' is below 512M"
 [ $((ns_bytes % (2 << 20))) = 0 ] ||
 	usage_die "--ns-size: '$NS_SIZE' is not a multiple of 2M (the devdax align): e.g. $(((ns_bytes >> 21) << 1))M"
+nr_nvdimms=$((2 + MEM_NS))
+GUEST_MEM_MB=${GUEST_MEM_MB:-$((512 + MEM_NS * (ns_bytes >> 20) / 64))}
+case $GUEST_MEM_MB in *[!0-9]*) usage_die "GUEST_MEM_MB: '$GUEST_MEM_MB' is not a number of MiB" ;; esac
 # the guest's RAM: the kernel and the agent need some, and more than the
 # host has is never there when the guest touches it
 uint GUEST_MEM_MB GUEST_MEM_MB 128 "$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)" MiB "the host's memory"
@@ -187,7 +202,7 @@ command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make de
 # struct pages at a few GB/s at best, icount somewhat slower); a hung
 # guest ends there, not never.
 if [ -z "$TIMEOUT" ]; then
-	TIMEOUT=$((120 + (REBINDS + 1) * 2 * (ns_bytes >> 30) / 8))
+	TIMEOUT=$((120 + (REBINDS + 1) * nr_nvdimms * (ns_bytes >> 30) / 8))
 fi
 # 0 is refused: for timeout(1) a duration of 0 is no limit at all, and a
 # watchdog of 0 none; 30 days is more than any run.
@@ -244,7 +259,7 @@ piece_accel() {
 
 piece_memory() {
 	# maxmem/slots make room for the NVDIMMs in the hotplug area.
-	arg -m "${GUEST_MEM_MB}M,slots=2,maxmem=$((GUEST_MEM_MB + 2 * (ns_bytes >> 20)))M"
+	arg -m "${GUEST_MEM_MB}M,slots=$nr_nvdimms,maxmem=$((GUEST_MEM_MB + nr_nvdimms * (ns_bytes >> 20)))M"
 }
 
 # piece_nvdimm N FILE: one NVDIMM on a sparse file; share=on so the
@@ -275,7 +290,7 @@ piece_console() {
 # probing a keyboard and mouse nobody uses (0.2-0.5 s of a TCG boot here).
 piece_kernel() {
 	arg -kernel "$kernel" -initrd "$initrd"
-	arg -append "console=ttyS0 loglevel=4 panic=-1 i8042.noaux=1 i8042.nokbd=1 i8042.nopnp=1 dyndbg=\"func memmap_init_zone_device +p\" -- $1"
+	arg -append "console=ttyS0 loglevel=4 panic=-1 i8042.noaux=1 i8042.nokbd=1 i8042.nopnp=1 dyndbg=\"func memmap_init_zone_device +p\"${KERNEL_ARGS:+ $KERNEL_ARGS} -- $1"
 }
 
 # build_argv ACCEL CLOCK DIR AGENT_OUT AGENT_OPTS
@@ -286,6 +301,7 @@ build_argv() {
 	piece_memory
 	piece_nvdimm 0 "$3/nvdimm0"
 	piece_nvdimm 1 "$3/nvdimm1"
+	[ "$MEM_NS" = 0 ] || piece_nvdimm 2 "$3/nvdimm2"
 	piece_agent_port "$4"
 	piece_console "$console"
 	piece_kernel "$5"
@@ -406,6 +422,7 @@ if [ "$PAGES" = 1 ]; then
 	agent_opts="$agent_opts pages=1"
 fi
 
+[ "$MEM_NS" = 0 ] || agent_opts="$agent_opts mem_ns=1"
 sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" "$initrd" ${module:+"$module"}
 
 [ -d "$NVDIMM_DIR" ] && [ -w "$NVDIMM_DIR" ] ||
@@ -499,7 +516,7 @@ kvm_probe() {
 	progress "$label" "accel: probing KVM (a guest that says hello and powers off, ${KVM_PROBE_TIMEOUT}s at most)"
 	run_probe "$KVM_PROBE_TIMEOUT" "$1.qemu.log"
 	console=$main_console
-	rm -f "$tmp/nvdimm0" "$tmp/nvdimm1"
+	rm -f "$tmp/nvdimm0" "$tmp/nvdimm1" "$tmp/nvdimm2"
 	grep -q '^hello' "$tmp/probe.out" || {
 		# A QEMU that failed at once, for a reason that is not KVM's (a
 		# kernel it cannot load), says nothing about the host: that
@@ -604,10 +621,11 @@ esac
 # Free-space preflight: the struct pages of map=dev (64 bytes per 4 KiB
 # page, ~1.6% of each namespace) and the info blocks are really written to
 # the sparse files.
-need_kb=$((2 * (ns_bytes / 4096 * 64 / 1024) * 11 / 10 + 65536))
+# a struct page (64 bytes) per 4 KiB of each NVDIMM, 10% more, 64 MiB
+need_kb=$((nr_nvdimms * ns_bytes * 11 / 655360 + 65536))
 avail_kb=$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')
 [ "$avail_kb" -ge "$need_kb" ] ||
-	die "preflight: $NVDIMM_DIR has $((avail_kb >> 10)) MiB free, 2 NVDIMMs of $NS_SIZE need $((need_kb >> 10)) MiB: set NVDIMM_DIR or a smaller NS_SIZE"
+	die "preflight: $NVDIMM_DIR has $((avail_kb >> 10)) MiB free, $nr_nvdimms NVDIMMs of $NS_SIZE need $((need_kb >> 10)) MiB: set NVDIMM_DIR or a smaller NS_SIZE"
 # On tmpfs those pages are RAM: the host must have them too.
 if [ "$(stat -f -c %T "$tmp")" = tmpfs ]; then
 	mem_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
@@ -700,7 +718,7 @@ mkdir -p $(quote "$tmp")
 $kept_cmd
 EOF
 build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
-progress "$label" "boot: $clock_label, cpu $CPU, 2 NVDIMMs of $NS_SIZE in $NVDIMM_DIR, $REBINDS rebinds, watchdog ${TIMEOUT}s after the agent's hello"
+progress "$label" "boot: $clock_label, cpu $CPU, $nr_nvdimms NVDIMMs of $NS_SIZE in $NVDIMM_DIR, $REBINDS rebinds, watchdog ${TIMEOUT}s after the agent's hello"
 wd=$tmp/watchdog.txt
 rm -f "$wd"
 t0=$(date +%s)

@@ -44,7 +44,7 @@ broken_copy() {
 test_expect_success 'a patch that does not apply: named with its file, tree back at the base' '
 	before=$(series_ref) && broken_copy &&
 	PATCHES=$SCRATCH/p expect_fail $APPLY &&
-	grep_err "apply: git am: $last: \[PATCH [0-9]+/[0-9]+\] x86/lib: Use REP MOVSB.* does not apply: arch/x86/lib/memcpy_64.S:[0-9]+" &&
+	grep_err "apply: git am: $last: \[PATCH (v[0-9]+ )?[0-9]+/[0-9]+\] x86/lib: Use REP MOVSB.* does not apply: arch/x86/lib/memcpy_64.S:[0-9]+" &&
 	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$BASE" ] &&
 	[ -z "$(git -C "$WORKTREE" status --porcelain --untracked-files=no)" ] &&
 	[ ! -d "$(git -C "$WORKTREE" rev-parse --git-path rebase-apply)" ] &&
@@ -90,7 +90,7 @@ interrupt() {
 	EOF
 	chmod +x hooks/pre-applypatch &&
 	{ rc=0; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=$SCRATCH/hooks \
-		setsid -w $APPLY >out 2>err || rc=$?; } && cat out err
+		setsid -w sh "$TOP/scripts/apply.sh" >out 2>err || rc=$?; } && cat out err
 }
 
 # the worktree at the base, clean, no am in progress, no marker
@@ -156,7 +156,8 @@ test_expect_success 'SERIES_REF or REF_NS outside the toolkit namespace is refus
 
 test_expect_success 'a full disk under out/: a clear error naming the file, nothing changed' '
 	before=$(series_ref) &&
-	(trap "" XFSZ; ulimit -f 16; OUT=$SCRATCH/o expect_fail $APPLY) &&
+	# 16 KiB: more than any one mail of patches/, less than all of them
+	(trap "" XFSZ; ulimit -f 32; OUT=$SCRATCH/o expect_fail $APPLY) &&
 	grep_err "apply: work: cannot write .$SCRATCH/o/apply/series/input.mbox. \(disk full\?\); nothing applied" &&
 	[ "$(series_ref)" = "$before" ] && [ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$before" ]
 '

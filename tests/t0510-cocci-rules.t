@@ -2,13 +2,14 @@
 # checks/cocci/*.cocci: each semantic patch reports the lines of its
 # positive test case (checks/cocci/tests/<rule>-pos.c) and nothing in its
 # negative one; on the real series head, mm/mm_init.c is clean, and the
-# same file with its closing fence removed is caught.
+# same file with its closing fence, or the fence before its cond_resched(),
+# removed is caught.
 . "$(dirname "$0")/lib.sh"
 command -v spatch >/dev/null || bail "spatch is not installed: run 'make deps'"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 C=$TOP/checks/cocci
-plan 5
+plan 6
 
 # cocci RULE FILE: the lines spatch reports, sorted, one per line
 cocci() {
@@ -30,8 +31,8 @@ while read -r rule lines; do
 	'
 done <<EOT
 nt_size 4 5
-nt_fence 9 19 24 25
-nt_template 10 11
+nt_fence 9 19 24 37 49 55
+nt_template 10 11 31
 EOT
 
 test_expect_success 'the series head: mm/mm_init.c and string_64.h pass every rule' '
@@ -43,13 +44,28 @@ test_expect_success 'the series head: mm/mm_init.c and string_64.h pass every ru
 	done
 '
 
+# nofence ANCHOR: mm_init.c without the fence that follows the line
+# matching ANCHOR (the fence is the line after that comment), in nofence.c
+nofence() {
+	n=$(grep -n "$1" mm_init.c | cut -d: -f1) && [ -n "$n" ] &&
+	f=$(awk -v n="$n" "NR > n && /memcpy_nontemporal_fence\\(\\);/ { print NR; exit }" mm_init.c) &&
+	[ -n "$f" ] && sed "${f}d" mm_init.c >nofence.c &&
+	[ "$(grep -c memcpy_nontemporal_fence nofence.c)" = $(($(grep -c memcpy_nontemporal_fence mm_init.c) - 1)) ]
+}
+
 test_expect_success 'the series head without its closing fence: caught by nt_fence' '
 	git -C "$WORKTREE" show "$HEAD:mm/mm_init.c" >mm_init.c &&
-	n=$(grep -n "pageblock init may read" mm_init.c | cut -d: -f1) &&
-	sed "$((n + 1))d" mm_init.c >nofence.c &&
-	[ $(grep -c memcpy_nontemporal_fence nofence.c) = $(($(grep -c memcpy_nontemporal_fence mm_init.c) - 1)) ] &&
+	nofence "Order the streaming stores before the stores that publish" &&
 	got=$(cocci nt_fence nofence.c) && [ -n "$got" ] &&
-	grep -q "memcpy_nontemporal() in memmap_init_zone_device() is not followed by a store fence" nt_fence.out &&
+	grep -q "zone_device_page_copy() leaves non-temporal stores unfenced and memmap_init_zone_device() returns" nt_fence.out &&
 	grep -q "memmap_init_compound() leaves non-temporal stores unfenced and memmap_init_zone_device() returns" nt_fence.out
+'
+
+test_expect_success 'the series head without the fence before cond_resched(): caught by nt_fence' '
+	git -C "$WORKTREE" show "$HEAD:mm/mm_init.c" >mm_init.c &&
+	nofence "Drain the streaming stores first" &&
+	got=$(cocci nt_fence nofence.c) && [ -n "$got" ] &&
+	grep -q "cond_resched() with the non-temporal stores of zone_device_page_copy() on line [0-9]* in flight" nt_fence.out &&
+	grep -q "cond_resched() with the non-temporal stores of memmap_init_compound() on line [0-9]* in flight" nt_fence.out
 '
 done_testing

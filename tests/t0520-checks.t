@@ -13,13 +13,20 @@ CHECKS="sh $TOP/checks/checks.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-for t in changelog-lint checks-record; do
+for t in changelog-lint record-write; do
 	[ -x "$BIN/$t" ] || bail "no $BIN/$t: run 'make tools'"
 done
 command -v sparse >/dev/null && command -v spatch >/dev/null || bail "sparse and spatch are needed: run 'make deps'"
 KUNIT=0 COCCI_SET=ours
 export KUNIT COCCI_SET
 plan 5
+
+# new_error CHECK MESSAGE RECORDS: a record of a finding of CHECK that the
+# commit adds, error-level, its message starting with MESSAGE
+new_error() {
+	grep -q "\"check\":\"$1\",\"severity\":\"error\",\"new\":true,\"message\":\"$2" "$3" ||
+		{ echo "no new error finding of $1: $2"; return 1; }
+}
 
 # commit_edit PARENT MSG FILE SED [FILE SED]...: a commit on PARENT whose
 # FILEs are edited by SEDs, made without touching any ref or worktree
@@ -39,20 +46,21 @@ commit_edit() {
 }
 
 test_expect_success 'a bad commit: sparse, Signed-off-by, asm numbers and the fence are caught' '
-	n=$(git -C "$WORKTREE" show "$HEAD:mm/mm_init.c" | grep -n "pageblock init may read" | cut -d: -f1) &&
+	n=$(git -C "$WORKTREE" show "$HEAD:mm/mm_init.c" | grep -n "Order the streaming stores before the stores that publish" | cut -d: -f1) &&
+	n=$((n + 3)) &&
 	bad=$(commit_edit "$HEAD" "x86/lib: tweak memcpy and the memmap init
 
 It is better this way." \
 		mm/mm_init.c "$((n + 1))d; s/^void __init mm_core_init(void)\$/static int xcs_peek(int __user *p) { return *(int *)p; }\n&/" \
 		arch/x86/lib/memcpy_64.S "1a/* a comment */") &&
 	CHECKS_ONLY="checkpatch changelog sparse cocci" expect_fail $CHECKS "$bad" &&
-	d=$OUT/checks/$bad && cat "$d/findings.tsv" &&
+	d=$OUT/checks/$bad && r=$d/records.jsonl && cat "$d/verdict" &&
 	[ "$(head -n 1 "$d/verdict")" = fail ] &&
-	grep -q "^sparse	new	error	mm/mm_init.c: warning: cast removes address space .__user." "$d/findings.tsv" &&
-	grep -q "^changelog	new	error	patch: signoff: no Signed-off-by" "$d/findings.tsv" &&
-	grep -q "^changelog	new	error	patch: asm-numbers: touches arch/x86/lib/memcpy_64.S but names no hardware" "$d/findings.tsv" &&
-	grep -q "^cocci	new	error	mm/mm_init.c: nt_fence: error: memcpy_nontemporal() in memmap_init_zone_device() is not followed" "$d/findings.tsv" &&
-	grep -q "^checkpatch	new	error	patch: ERROR:MISSING_SIGN_OFF" "$d/findings.tsv" &&
+	new_error sparse "mm/mm_init.c: warning: cast removes address space .__user." "$r" &&
+	new_error changelog "patch: signoff: no Signed-off-by" "$r" &&
+	new_error changelog "patch: asm-numbers: touches arch/x86/lib/memcpy_64.S but names no hardware" "$r" &&
+	new_error cocci "mm/mm_init.c: nt_fence: error: zone_device_page_copy() leaves non-temporal stores unfenced and memmap_init_zone_device() returns" "$r" &&
+	new_error checkpatch "patch: ERROR:MISSING_SIGN_OFF" "$r" &&
 	grep_err "$(printf %.12s "$bad") sparse: 1 new finding" &&
 	grep_err "verdict: 1 commit\(s\) add error-level findings" &&
 	grep -q "\"metric\":\"verdict\".*\"samples\":\[0\.0\].*\"verdict\":\"fail\"" "$d/records.jsonl" &&
@@ -67,7 +75,7 @@ test_expect_success 'the real series: every commit passes' '
 	for c in "$@"; do
 		i=$((i + 1)) && v=$(head -n 1 "$OUT/checks/$c/verdict") && echo "$i $v" &&
 		[ "$v" = pass ] &&
-		[ "$(awk -F"\t" "\$2 == \"new\" && \$3 == \"error\"" "$OUT/checks/$c/findings.tsv" | wc -l)" = 0 ] ||
+		! grep -q "\"severity\":\"error\",\"new\":true" "$OUT/checks/$c/records.jsonl" ||
 		return 1
 	done &&
 	[ "$(head -n 1 "$OUT/checks/$BASE/verdict")" = pass ] &&
@@ -90,8 +98,8 @@ test_expect_success 'clang: a commit only clang rejects (a nested function) fail
 Signed-off-by: t <t@example.org>" \
 		mm/mm_init.c "s/^void __init mm_core_init(void)\$/static int xcs_outer(int x) { int xcs_inner(int y) { return y + 1; } return xcs_inner(x); }\n&/") &&
 	CHECKS_ONLY=clang expect_fail $CHECKS "$bad" &&
-	d=$OUT/checks/$bad && cat "$d/findings.tsv" &&
-	grep -q "^clang	new	error	mm/mm_init.c: error: function definition is not allowed here" "$d/findings.tsv" &&
+	d=$OUT/checks/$bad && cat "$d/verdict" &&
+	new_error clang "mm/mm_init.c: error: function definition is not allowed here" "$d/records.jsonl" &&
 	[ "$(head -n 1 "$d/verdict")" = fail ] &&
 	grep -q "touched objects only" "$d/clang.log" && grep -q "mm_init.c:[0-9]*:[0-9]*: error: function definition is not allowed here" "$d/clang.log"
 '

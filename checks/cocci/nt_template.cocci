@@ -1,47 +1,106 @@
 // SPDX-License-Identifier: GPL-2.0
-/// A struct page template copied with memcpy_nontemporal() must be under
-/// the ZONE_DEVICE_PAGE_TEMPLATE guard: KASAN, KMSAN and DEBUG_PAGE_REF
-/// builds must initialise each struct page in place (mm/mm_init.c).  And a
-/// struct page copied out of line through __memcpy_flushcache() misses the
-/// inline fastpaths the series adds for it (64/80/96 bytes).
+/// A struct page template is copied into the memmap only under a
+/// use_template guard, the flag mm/mm_init.c takes from
+/// zone_device_page_template_enabled(): the copies bypass set_page_count(),
+/// so while the page_ref_set tracepoint is enabled every struct page must be
+/// initialised in place.  The copy is either inside 'if (use_template ...)'
+/// itself, or in a static helper whose every call is.  And a struct page
+/// copied out of line through __memcpy_flushcache() misses the inline
+/// fastpaths the series adds for it (64/80/96 bytes).
 //
 // Confidence: High
 // Options: --no-includes --include-headers
 
 virtual report
 
-@guarded@
+// a non-temporal copy of a struct page (from a pointer or an on-stack one)
+// inside 'if (use_template ...)'
+@direct@
 position p;
-expression d, s, n;
+symbol use_template;
+struct page *T;
+struct page S;
+expression d;
+statement S2;
 @@
 
-if (ZONE_DEVICE_PAGE_TEMPLATE) {
-<...
-memcpy_nontemporal@p(d, s, n);
-...>
-} else { ... }
+(
+if (<+... use_template ...+>) {
+  <...
+(
+  memcpy_nontemporal@p(d, T, ...);
+|
+  memcpy_nontemporal@p(d, &S, ...);
+)
+  ...>
+} else S2
+|
+if (<+... use_template ...+>) {
+  <...
+(
+  memcpy_nontemporal@p(d, T, ...);
+|
+  memcpy_nontemporal@p(d, &S, ...);
+)
+  ...>
+}
+)
 
-@guarded1@
+// one in a static helper: its callers are judged instead
+@inhelper@
+identifier F;
 position p;
-expression d, s, n;
+struct page *T;
+struct page S;
+expression d;
 @@
 
-if (ZONE_DEVICE_PAGE_TEMPLATE) {
-<...
-memcpy_nontemporal@p(d, s, n);
-...>
+static F(...) {
+  <+...
+(
+  memcpy_nontemporal@p(d, T, ...);
+|
+  memcpy_nontemporal@p(d, &S, ...);
+)
+  ...+>
 }
 
-@unguarded@
-struct page T;
-expression d;
-position p != {guarded.p, guarded1.p};
+@gcall@
+identifier inhelper.F;
+position c;
+symbol use_template;
+statement S2;
 @@
 
-memcpy_nontemporal@p(d, &T, ...)
+(
+if (<+... use_template ...+>) { <... F@c(...); ...> } else S2
+|
+if (<+... use_template ...+>) { <... F@c(...); ...> }
+)
+
+@ucall@
+identifier inhelper.F;
+position c != gcall.c;
+@@
+
+F@c(...)
+
+@unguarded@
+position p != {direct.p, inhelper.p};
+struct page *T;
+struct page S;
+expression d;
+@@
+
+(
+memcpy_nontemporal@p(d, T, ...)
+|
+memcpy_nontemporal@p(d, &S, ...)
+)
 
 @outofline@
 struct page T;
+struct page *P;
 expression d, s;
 position p;
 @@
@@ -51,16 +110,25 @@ __memcpy_flushcache@p(d, s, sizeof(struct page))
 |
 __memcpy_flushcache@p(d, s, sizeof(T))
 |
+__memcpy_flushcache@p(d, s, sizeof(*P))
+|
 __memcpy_flushcache@p(d, &T, ...)
 )
 
 @script:python depends on report@
 p << unguarded.p;
-T << unguarded.T;
 @@
 
 coccilib.report.print_report(p[0],
-	"error: memcpy_nontemporal() of the struct page template %s outside 'if (ZONE_DEVICE_PAGE_TEMPLATE)': KASAN/KMSAN/DEBUG_PAGE_REF builds need the in-place path" % T)
+	"error: memcpy_nontemporal() of a struct page template outside 'if (use_template ...)': while page_ref_set is traced, every struct page is initialised in place")
+
+@script:python depends on report@
+c << ucall.c;
+F << inhelper.F;
+@@
+
+coccilib.report.print_report(c[0],
+	"error: %s() copies a struct page template and is called outside 'if (use_template ...)': while page_ref_set is traced, every struct page is initialised in place" % F)
 
 @script:python depends on report@
 p << outofline.p;

@@ -1,4 +1,7 @@
-/* nt_fence: fenced at return, on every path, by the caller of a helper */
+/* nt_fence: fenced at return and before cond_resched, on every path, by
+ * the caller of a helper or of its static caller; a read-back by the same
+ * CPU needs no fence
+ */
 struct page { unsigned long flags; };
 
 void exported(struct page *page, const struct page *tmpl, int n)
@@ -7,9 +10,10 @@ void exported(struct page *page, const struct page *tmpl, int n)
 
 	for (i = 0; i < n; i++) {
 		memcpy_nontemporal(page + i, tmpl, sizeof(*tmpl));
-		if (i == 1) {
+		page[i].flags |= 1;
+		if (i % 64 == 0) {
 			memcpy_nontemporal_fence();
-			page->flags |= 1;
+			cond_resched();
 		}
 	}
 	memcpy_nontemporal_fence();
@@ -33,4 +37,26 @@ int early(struct page *page, const struct page *tmpl)
 	if (page->flags)
 		return 1;
 	return 0;
+}
+
+static void mid(struct page *page, const struct page *tmpl, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		helper(page + i, tmpl);
+}
+
+void top(struct page *page, const struct page *tmpl, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		mid(page, tmpl, n);
+		if (i % 64 == 0) {
+			memcpy_nontemporal_fence();
+			cond_resched();
+		}
+	}
+	memcpy_nontemporal_fence();
 }

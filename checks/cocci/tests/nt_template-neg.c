@@ -1,19 +1,31 @@
-/* nt_template: guarded template copies, with and without else */
+/* nt_template: guarded template copies, direct or in a static helper */
 struct page { unsigned long flags; };
 
-void init(struct page *page, int n, char *buf, const char *src)
+static __always_inline void copy(struct page *page, struct page *tmpl,
+				 bool stream)
+{
+	if (stream)
+		memcpy_nontemporal(page, tmpl, sizeof(*tmpl));
+	else
+		memcpy(page, tmpl, sizeof(*tmpl));
+}
+
+void init(struct page *page, int n, char *buf, const char *src,
+	  bool use_template)
 {
 	struct page tmpl;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (ZONE_DEVICE_PAGE_TEMPLATE) {
-			memcpy_nontemporal(page + i, &tmpl, sizeof(tmpl));
+		if (use_template && i) {
+			copy(page + i, &tmpl, true);
 		} else {
 			page[i].flags = 0;
+			if (use_template)
+				memcpy(&tmpl, page + i, sizeof(tmpl));
 		}
 	}
-	if (ZONE_DEVICE_PAGE_TEMPLATE) {
+	if (use_template) {
 		memcpy_nontemporal(page, &tmpl, sizeof(tmpl));
 	}
 	memcpy_nontemporal(buf, src, 64);
