@@ -57,7 +57,7 @@ struct kernel {
 	char flags[64];
 	char label[32];		/* what every line ends with: accel[-icount] */
 	const struct cell *first[NR_DRIVERS], *rebind[NR_DRIVERS];
-	json_object *digest[NR_DRIVERS];	/* bench_vm_pages.ko's lines */
+	struct json_object *digest[NR_DRIVERS];	/* bench_vm_pages.ko's lines */
 	double first_bind_ms;			/* NAN: none */
 };
 

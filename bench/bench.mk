@@ -39,7 +39,8 @@ HELP += '  bench          reproduce the changelogs'"'"' copy figures on this CPU
 HELP += '  bench-list     the bench'"'"'s variant and experiment tables'
 
 .PHONY: bench-check-c
+# claims.def is an X-macro table: each user takes the columns it needs
 bench-check-c:
-	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f \
+	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q --ignore MACRO_ARG_UNUSED -f \
 		bench/*.c bench/*.h bench/kernel/*.c bench/kernel/*.h
 HELP += '  bench-check-c  checkpatch.pl --strict on the bench C'

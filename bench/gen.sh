@@ -126,25 +126,25 @@ for erms in 0 1; do
 	for fsrm in 0 1; do
 		f=$erms$fsrm
 		D="-DBENCH_ERMS=$erms -DBENCH_FSRM=$fsrm"
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # compiler flags, a word each
 		run "$CC" $ASFLAGS $D -o "$DEST/memcpy-$f.o" "$S/arch/x86/lib/memcpy_64.S"
 		run objcopy --prefix-symbols="m${f}_" "$DEST/memcpy-$f.o"
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # compiler flags, a word each
 		run "$CC" $ASFLAGS $D -o "$DEST/cu-$f.o" "$S/arch/x86/lib/copy_user_64.S"
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # compiler flags, a word each
 		run "$CC" $ASFLAGS $D -o "$DEST/call-$f.o" "$KDIR/copy_user_call.S"
 		run ld -r -o "$DEST/copy_user-$f.o" "$DEST/cu-$f.o" "$DEST/call-$f.o"
 		run objcopy --prefix-symbols="c${f}_" "$DEST/copy_user-$f.o"
 		OBJS="$OBJS $DEST/memcpy-$f.o $DEST/copy_user-$f.o"
 	done
 done
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # compiler flags, a word each
 run "$CC" $KCFLAGS -c -o "$DEST/loops.o" "$KDIR/loops.c"
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # compiler flags, a word each
 run "$CC" $KCFLAGS -c -o "$DEST/usercopy.o" "$KDIR/usercopy.c"
 # -Bsymbolic: calls between the tree's functions (jmp memcpy_orig, call
 # rep_movs_alternative) bind directly, without a PLT, as in the kernel.
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # compiler flags, a word each
 run "$CC" -shared -Wl,-Bsymbolic -Wl,-z,noexecstack -o "$DEST/variants.so" \
 	$OBJS "$DEST/loops.o" "$DEST/usercopy.o"
 rm -f "$DEST/cmd.log"

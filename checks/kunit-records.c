@@ -128,7 +128,9 @@ static int walk(struct run *run, json_object *g, const char *path)
 
 static void usage_exit(void)
 {
-	fprintf(stderr, PROG ": usage: kunit-records --commit ID --cpu-variant NAME --qemu-cpu CPU --to RECORDS.jsonl [--failures FILE] KUNIT.json\n");
+	fprintf(stderr,
+		"%s: usage: kunit-records --commit ID --cpu-variant NAME --qemu-cpu CPU --to RECORDS.jsonl [--failures FILE] KUNIT.json\n",
+		PROG);
 	exit(2);
 }
 

@@ -19,12 +19,17 @@ struct claim {
 	double cfrom, cto, pct_lo, pct_hi;
 };
 
+/* the verdict of a claim that no comparison of records measures */
+#define NO_VERDICT \
+	"no verdict: no comparison of records measures it; see copy-bench's tables"
+
 static const struct claim claims[] = {
 #define CLAIM(id, source, what, claimed, suite, metric, from, from_case, to, to_case, \
 	      cfrom, cto, lo, hi) \
 	{ id, source, what, claimed, suite, metric, from, from_case, to, to_case, \
 	  cfrom, cto, lo, hi },
 #include "claims.def"
+
 #undef CLAIM
 };
 
@@ -69,6 +74,7 @@ static char *verdict(const struct claim_result *res, const struct cmp *cm, doubl
 {
 	/* exact (icount) or constant figures: no test, the size decides */
 	int sized = cm->rule == RULE_EXACT || cm->rule == RULE_CONSTANT;
+	int rneg, lneg;
 
 	if (sized && res->rpct == 0)
 		return xasprintf("not reproduced: no change (%s figures)",
@@ -77,7 +83,9 @@ static char *verdict(const struct claim_result *res, const struct cmp *cm, doubl
 		return xasprintf("too few samples for a test");
 	if (!sized && !(cm->p < alpha))
 		return xasprintf("not reproduced: no significant change");
-	if ((res->rpct < 0) != (lo < 0))
+	rneg = res->rpct < 0;
+	lneg = lo < 0;
+	if (rneg != lneg)
 		return xasprintf("not reproduced: opposite direction");
 	if (lo != hi && res->rpct >= lo && res->rpct <= hi)
 		return xasprintf("reproduced: within the claimed range");
@@ -136,12 +144,15 @@ static void claim_eval(const struct report *r, const struct claim *c, struct cla
 	res->what = c->what;
 	res->cfrom = c->cfrom;
 	res->cto = c->cto;
-	res->rfrom = res->rto = res->rpct = res->p = NAN;
+	res->rfrom = NAN;
+	res->rto = NAN;
+	res->rpct = NAN;
+	res->p = NAN;
 	if (!c->suite) {
 		res->cpct = NAN;
 		res->claimed = xstrdup(c->claimed);
 		res->reproduced = xstrdup("-");
-		res->verdict = xstrdup("no verdict: no comparison of records measures it; see copy-bench's tables");
+		res->verdict = xstrdup(NO_VERDICT);
 		res->setup = xstrdup("");
 		return;
 	}

@@ -29,7 +29,8 @@
 
 static void usage_exit(void)
 {
-	fprintf(stderr, "%s: usage: ci-merge --commits FILE [--text FILE] [--markdown FILE] [--json FILE] [--records FILE] RECORDS...\n",
+	fprintf(stderr,
+		"%s: usage: ci-merge --commits FILE [--text FILE] [--markdown FILE] [--json FILE] [--records FILE] RECORDS...\n",
 		prog_name());
 	exit(2);
 }

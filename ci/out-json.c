@@ -175,8 +175,9 @@ int json_write(const struct report *r, FILE *f)
 	for (i = 0; i < t->nerrors; i++)
 		json_object_array_add(a, json_object_get(t->errors[i]->obj));
 	add(o, "errors", a);
-	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_NOSLASHESCAPE)) < 0;
+	ret = fprintf(f, "%s\n",
+		      json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE)) < 0;
 	json_object_put(o);
 	return ret;
 }

@@ -14,6 +14,9 @@
 #include "report.h"
 #include "util.h"
 
+#define STATS_HEADER \
+	"| commit | n | median | mean | sd | 95% CI | vs parent | p | vs base | p |\n"
+
 static void claims_md(const struct report *r, FILE *f)
 {
 	size_t i;
@@ -35,8 +38,9 @@ static void claims_md(const struct report *r, FILE *f)
 		md_escape(f, c->setup);
 		fprintf(f, " |\n");
 	}
-	fputs("\nClaimed figures come from other machines (KVM on Ice Lake, 100 GB namespaces);\n", f);
-	fputs("the comparison is of the change in percent, and absolute values are comparable\n", f);
+	fputs("\nClaimed figures come from other machines (KVM on Ice Lake, 100 GB namespaces);\n"
+	      "the comparison is of the change in percent, and absolute values are comparable\n",
+	      f);
 	fputs("only on the same setup. TCG timings show relative change only.\n\n", f);
 	if (table_any_exact(&r->t)) {
 		fputs("Rows marked tcg-icount are " ICOUNT_NOTE ", compared by the size of\n", f);
@@ -55,7 +59,7 @@ static void full_stats_md(const struct report *r, FILE *f)
 
 		fprintf(f, "### %s (%s) [%s]\n\n", name, w->rec->unit, w->setup);
 		free(name);
-		fprintf(f, "| commit | n | median | mean | sd | 95%% CI | vs parent | p | vs base | p |\n");
+		fputs(STATS_HEADER, f);
 		fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
 		for (c = 0; c < t->ncols; c++) {
 			const struct stats *s = &w->cells[c].s;
@@ -64,13 +68,15 @@ static void full_stats_md(const struct report *r, FILE *f)
 			if (!s->n)
 				continue;
 			memset(&cp, 0, sizeof(cp));
-			cp.pct = cp.p = NAN;
+			cp.pct = NAN;
+			cp.p = NAN;
 			cb = cp;
 			if (c > 0) {
 				table_compare(&w->cells[c - 1], &w->cells[c], &cp);
 				table_compare(&w->cells[0], &w->cells[c], &cb);
 			}
-			fprintf(f, "| %s | %zu | %s | %s | %s | [%s, %s] | %s %s | %s | %s %s | %s |\n",
+			fprintf(f,
+				"| %s | %zu | %s | %s | %s | [%s, %s] | %s %s | %s | %s %s | %s |\n",
 				t->by_cpu ? t->cols[c].key : short_id(t->cols[c].key).s, s->n,
 				num(s->median).s, num(s->mean).s, num(s->sd).s, num(s->mean_lo).s,
 				num(s->mean_hi).s, pct_str(cp.pct).s, cmp_mark(&cp), cmp_p(&cp).s,
@@ -141,7 +147,8 @@ static void merge_md(const struct report *r, FILE *f)
 		}
 		fprintf(f, "\n");
 	}
-	fprintf(f, "\nColumns: accel and CPU model (hosts); cells: mean ± sd (n), and the change\n");
+	fputs("\nColumns: accel and CPU model (hosts); cells: mean ± sd (n), and the change\n",
+	      f);
 	fprintf(f, "of the mean against the series' base (%s) on the same CPU\n",
 		t->nseries ? short_id(t->series[0]).s : "?");
 	fputs("(Welch's t-test: * p<0.05, ** p<0.01, *** p<0.001).\n", f);
@@ -164,7 +171,8 @@ void md_write(struct report *r, FILE *f)
 		merge_md(r, f);
 		return;
 	}
-	fprintf(f, "# CI report\n\n## Commits\n\n| # | commit | subject | hosts |\n|---|---|---|---|\n");
+	fputs("# CI report\n\n## Commits\n\n| # | commit | subject | hosts |\n|---|---|---|---|\n",
+	      f);
 	for (c = 0; c < t->ncols; c++) {
 		fprintf(f, "| %zu | %s | ", c, short_id(t->cols[c].key).s);
 		md_escape(f, t->cols[c].subject);
@@ -196,6 +204,8 @@ void md_write(struct report *r, FILE *f)
 		text_changes(r, f, c);
 		fprintf(f, "```\n\n");
 	}
-	fprintf(f, "## Full statistics\n\nmean, sd and the 95%% CI of the mean (t distribution); changes of the mean, Welch's t-test.\n\n");
+	fputs("## Full statistics\n\n"
+	      "mean, sd and the 95% CI of the mean (t distribution); changes of the mean, Welch's t-test.\n\n",
+	      f);
 	full_stats_md(r, f);
 }

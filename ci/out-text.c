@@ -14,6 +14,12 @@
 #include "report.h"
 #include "util.h"
 
+/* the changelog's test line: accel, setup, namespaces, rebinds, host */
+#define TEST_LINE \
+	"Test: %s; %s; %s; %s rebinds of each driver, memmap init time from the pr_debug() output of memmap_init_zone_device() (host %s)."
+#define NO_REBINDS \
+	"No bench-vm rebind records (suite bench-vm, case */rebind, metric memmap_init_ms): nothing to quote.\n\n"
+
 /* rows shown in the comparison of column c against c - 1 */
 int row_shown(const struct report *r, const struct row *w, size_t c)
 {
@@ -143,8 +149,7 @@ static void changelog_setup(FILE *f, const struct row *w)
 	double rebinds = record_param(r, "rebinds");
 	char *t;
 
-	t = xasprintf("Test: %s; %s; %s; %s rebinds of each driver, memmap init time from the pr_debug() output of memmap_init_zone_device() (host %s).",
-		      record_accel_name(r), w->setup,
+	t = xasprintf(TEST_LINE, record_accel_name(r), w->setup,
 		      "an fsdax namespace (map=dev) and a devdax namespace (align=2M)",
 		      /* records without the parameter: say so, never "nan" */
 		      isnan(rebinds) ? "?" : num_int(rebinds).s, r->host ? r->host : "?");
@@ -213,7 +218,7 @@ void text_changelog(const struct report *r, FILE *f)
 		}
 	}
 	if (!nsetups)
-		fprintf(f, "No bench-vm rebind records (suite bench-vm, case */rebind, metric memmap_init_ms): nothing to quote.\n\n");
+		fputs(NO_REBINDS, f);
 	for (j = 0; j < nsetups; j++) {
 		changelog_setup(f, setups[j]);
 		for (c = 0; c < t->ncols; c++)

@@ -48,9 +48,13 @@ static void close_out(FILE *f, const char *dir, const char *name)
 static void gp_terminals(FILE *g, const char *name, int on)
 {
 	if (on == 0)
-		fprintf(g, "set terminal pngcairo noenhanced size 1100,650 font ',10'\nset output '%s.png'\n", name);
+		fprintf(g,
+			"set terminal pngcairo noenhanced size 1100,650 font ',10'\nset output '%s.png'\n",
+			name);
 	else
-		fprintf(g, "set terminal svg noenhanced size 1100,650 dynamic font ',10'\nset output '%s.svg'\nreplot\n", name);
+		fprintf(g,
+			"set terminal svg noenhanced size 1100,650 dynamic font ',10'\nset output '%s.svg'\nreplot\n",
+			name);
 }
 
 static void gp_quote(FILE *g, const char *s)
@@ -100,7 +104,8 @@ static void plot_rebinds(const struct table *t, const char *dir, const struct ro
 		for (j = 0; j < w->cells[c].n; j++)
 			fprintf(d, "%.17g\n", w->cells[c].x[j]);
 		fprintf(d, "\n\n");
-		fprintf(g, "%s\"%.12s%s\" %zu", k ? ", " : "", t->cols[c].key, c == 0 ? " (base)" : "", k);
+		fprintf(g, "%s\"%.12s%s\" %zu", k ? ", " : "", t->cols[c].key,
+			c == 0 ? " (base)" : "", k);
 		k++;
 	}
 	fprintf(g, ")\nset xrange [-0.7:%zu.7]\nset yrange [0:*]\n", k ? k - 1 : 0);
@@ -274,7 +279,8 @@ static void plot_curves(const struct table *t, const char *dir, const char *expe
 	gp_terminals(g, base, 0);
 	fprintf(g, "set title \"bench %s: median %s over %s\\n", experiment, metric, xkey);
 	gp_machine(g, any->rec);
-	fprintf(g, "\"\nset xlabel '%s (bytes)'\nset ylabel '%s (%s)'\nset grid\nset key outside right\n",
+	fprintf(g,
+		"\"\nset xlabel '%s (bytes)'\nset ylabel '%s (%s)'\nset grid\nset key outside right\n",
 		xkey, metric, any->rec->unit);
 	if (xmin > 0 && xmax / xmin > 64)
 		fprintf(g, "set logscale x 2\n");

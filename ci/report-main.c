@@ -54,7 +54,8 @@
 
 static void usage_exit(void)
 {
-	fprintf(stderr, "%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-only GLOB]... [--alpha A] RECORDS...\n",
+	fprintf(stderr,
+		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-only GLOB]... [--alpha A] RECORDS...\n",
 		prog_name());
 	exit(2);
 }

@@ -100,9 +100,11 @@ static int check_cpu(json_object *o, const char *key, const char **name,
 	if (!json_object_object_get_ex(o, key, &cpu) || !cpu)
 		return 0;
 	if (!json_object_is_type(cpu, json_type_object))
-		return record_fail(file, line, "field '%s' is %s, not an object", key, type_name(cpu));
+		return record_fail(file, line, "field '%s' is %s, not an object", key,
+				   type_name(cpu));
 	if (get_str(cpu, "model_name", name) || get_str(cpu, "vendor", vendor ? vendor : &other))
-		return record_fail(file, line, "field '%s': model_name and vendor must be strings", key);
+		return record_fail(file, line,
+				   "field '%s': model_name and vendor must be strings", key);
 	for (i = 0; i < ARRAY_SIZE(ints); i++)
 		if (json_object_object_get_ex(cpu, ints[i], &v) && v &&
 		    !json_object_is_type(v, json_type_int))
@@ -115,8 +117,8 @@ static int check_cpu(json_object *o, const char *key, const char **name,
 		for (i = 0; i < json_object_array_length(v); i++)
 			if (!json_object_is_type(json_object_array_get_idx(v, i),
 						 json_type_string))
-				return record_fail(file, line, "field '%s.flags[%zu]' is not a string",
-					    key, i);
+				return record_fail(file, line,
+						   "field '%s.flags[%zu]' is not a string", key, i);
 	}
 	return 0;
 }
@@ -136,13 +138,15 @@ static int check_params(struct record *r, json_object *o)
 	for (i = 0; i < ARRAY_SIZE(number_params); i++)
 		if (json_object_object_get_ex(r->params, number_params[i], &v) && v &&
 		    !is_number(v))
-			return record_fail(r->file, r->line, "field 'params.%s' is %s, not a number",
-				    number_params[i], type_name(v));
+			return record_fail(r->file, r->line,
+					   "field 'params.%s' is %s, not a number",
+					   number_params[i], type_name(v));
 	for (i = 0; i < ARRAY_SIZE(string_params); i++)
 		if (json_object_object_get_ex(r->params, string_params[i], &v) && v &&
 		    !json_object_is_type(v, json_type_string))
-			return record_fail(r->file, r->line, "field 'params.%s' is %s, not a string",
-				    string_params[i], type_name(v));
+			return record_fail(r->file, r->line,
+					   "field 'params.%s' is %s, not a string",
+					   string_params[i], type_name(v));
 	/* QEMU's -cpu: "qemu_cpu"; records before the rename say "cpu_model" */
 	r->qemu_cpu = record_param_str(r, "qemu_cpu");
 	if (!r->qemu_cpu)
@@ -159,12 +163,14 @@ static int check_digest(struct record *r, json_object *o)
 		return 0;
 	}
 	if (!json_object_is_type(r->digest, json_type_array))
-		return record_fail(r->file, r->line, "field 'digest' is %s, not an array of strings",
-			    type_name(r->digest));
+		return record_fail(r->file, r->line,
+				   "field 'digest' is %s, not an array of strings",
+				   type_name(r->digest));
 	for (i = 0; i < json_object_array_length(r->digest); i++)
 		if (!json_object_is_type(json_object_array_get_idx(r->digest, i),
 					 json_type_string))
-			return record_fail(r->file, r->line, "field 'digest[%zu]' is not a string", i);
+			return record_fail(r->file, r->line, "field 'digest[%zu]' is not a string",
+					   i);
 	return 0;
 }
 
@@ -193,7 +199,8 @@ int record_parse(struct record *r, json_object *o)
 	size_t i;
 
 	if (!json_object_is_type(o, json_type_object))
-		return record_fail(r->file, r->line, "a JSON %s, not a record (an object)", type_name(o));
+		return record_fail(r->file, r->line, "a JSON %s, not a record (an object)",
+				   type_name(o));
 	if (get_str(o, "schema", &schema) || !schema || strcmp(schema, RECORD_SCHEMA))
 		return record_fail(r->file, r->line, "schema is '%s', expected '%s'",
 			    schema ? schema : "(none)", RECORD_SCHEMA);
@@ -211,7 +218,8 @@ int record_parse(struct record *r, json_object *o)
 	if (!r->clock)
 		r->clock = "wall";
 	if (strcmp(r->clock, "wall") && strcmp(r->clock, "icount"))
-		return record_fail(r->file, r->line, "clock '%s' is neither 'wall' nor 'icount'", r->clock);
+		return record_fail(r->file, r->line, "clock '%s' is neither 'wall' nor 'icount'",
+				   r->clock);
 	if (check_cpu(o, "cpu", &r->cpu_name, &r->cpu_vendor, r->file, r->line) ||
 	    check_cpu(o, "host_cpu", &r->host_cpu_name, NULL, r->file, r->line) ||
 	    check_params(r, o) || check_digest(r, o))
@@ -221,8 +229,9 @@ int record_parse(struct record *r, json_object *o)
 			    "a number that is no measurement (the producer must write an error record instead)");
 	if (!json_object_object_get_ex(o, "samples", &samples) ||
 	    !json_object_is_type(samples, json_type_array))
-		return record_fail(r->file, r->line, "field 'samples' is %s, not an array of numbers",
-			    samples ? type_name(samples) : "missing");
+		return record_fail(r->file, r->line,
+				   "field 'samples' is %s, not an array of numbers",
+				   samples ? type_name(samples) : "missing");
 	r->n = json_object_array_length(samples);
 	r->samples = xcalloc(r->n, sizeof(double));
 	for (i = 0; i < r->n; i++) {

@@ -13,7 +13,7 @@
 #include "record-read.h"
 #include "util.h"
 
-int record_parse(struct record *r, json_object *o);
+int record_parse(struct record *r, struct json_object *o);
 __printf(3, 4) int record_fail(const char *file, unsigned int line, const char *fmt, ...);
 
 #endif /* RECORD_FIELDS_H */

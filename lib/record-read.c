@@ -132,7 +132,8 @@ static int add(struct records *rs, json_object *o, const char *file, unsigned in
 	if (dup) {
 		/* said once per file, by read_file(): the first one here */
 		if (!(*ndup)++)
-			snprintf(first_dup, DUP_TEXT, "line %u is %s:%u", line, dup->file, dup->line);
+			snprintf(first_dup, DUP_TEXT, "line %u is %s:%u", line, dup->file,
+				 dup->line);
 		free(r->samples);
 		rs->duplicates++;
 		return 1;
@@ -161,7 +162,8 @@ static int read_file(struct records *rs, const char *path)
 	}
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	rs->files = xrealloc(rs->files, (rs->nfiles + 1) * sizeof(*rs->files));
-	file = rs->files[rs->nfiles++] = xstrdup(path);
+	file = xstrdup(path);
+	rs->files[rs->nfiles++] = file;
 	while ((len = getline(&buf, &cap, f)) >= 0) {
 		json_object *o;
 		int r;
@@ -179,10 +181,11 @@ static int read_file(struct records *rs, const char *path)
 		o = json_tokener_parse_ex(tok, buf, len);
 		if (json_tokener_get_error(tok) != json_tokener_success) {
 			json_object_put(o);
-			ret = record_fail(file, line, "%s at column %zu: %s", json_tokener_get_error(tok) ==
-				   json_tokener_continue ? "not JSON (cut short)" : "not JSON",
-				   json_tokener_get_parse_end(tok) + 1,
-				   "a line holds one record and nothing else");
+			ret = record_fail(file, line, "%s at column %zu: %s",
+					  json_tokener_get_error(tok) == json_tokener_continue ?
+					  "not JSON (cut short)" : "not JSON",
+					  json_tokener_get_parse_end(tok) + 1,
+					  "a line holds one record and nothing else");
 			break;
 		}
 		if (json_tokener_get_parse_end(tok) < (size_t)len &&
@@ -190,8 +193,8 @@ static int read_file(struct records *rs, const char *path)
 		    (size_t)len - json_tokener_get_parse_end(tok)) {
 			json_object_put(o);
 			ret = record_fail(file, line, "more after the record at column %zu: %s",
-				   json_tokener_get_parse_end(tok) + 1,
-				   "a line holds one record and nothing else");
+					  json_tokener_get_parse_end(tok) + 1,
+					  "a line holds one record and nothing else");
 			break;
 		}
 		r = add(rs, o, file, line, &ndup, first_dup);
@@ -206,8 +209,8 @@ static int read_file(struct records *rs, const char *path)
 	if (!ret && ferror(f))
 		ret = record_fail(file, line, "read error: %s", strerror(errno));
 	if (!ret && ndup)
-		warn("records: %s: %u record(s) read before (%s; given twice, or a copy): counted once",
-		     file, ndup, first_dup);
+		warn("records: %s: %u record(s) read before (%s; given twice, or a copy): %s",
+		     file, ndup, first_dup, "counted once");
 	free(buf);
 	fclose(f);
 	json_tokener_free(tok);

@@ -18,7 +18,7 @@ static const struct {
 	const char *unit;
 	int dir;		/* -1: lower is better, +1: higher is better */
 } directions[] = {
-	{ "ns", -1 }, { "us", -1 }, { "ms", -1 }, { "s", -1 }, { "GB/s", +1 },
+	{ "ns", -1 }, { "us", -1 }, { "ms", -1 }, { "s", -1 }, { "GB/s", 1 },
 };
 
 int unit_direction(const char *unit)

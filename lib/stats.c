@@ -34,8 +34,15 @@ int stats_summary(const double *x, size_t n, struct stats *s)
 
 	memset(s, 0, sizeof(*s));
 	s->n = n;
-	s->min = s->max = s->median = s->lo = s->hi = NAN;
-	s->mean = s->sd = s->mean_lo = s->mean_hi = NAN;
+	s->min = NAN;
+	s->max = NAN;
+	s->median = NAN;
+	s->lo = NAN;
+	s->hi = NAN;
+	s->mean = NAN;
+	s->sd = NAN;
+	s->mean_lo = NAN;
+	s->mean_hi = NAN;
 	/* GSL aborts the program on what it cannot compute: refuse first */
 	for (i = 0; i < n; i++) {
 		if (!isfinite(x[i])) {
@@ -73,7 +80,9 @@ void stats_welch(const struct stats *a, const struct stats *b,
 	double va, vb, se2;
 
 	w->valid = a->n >= 2 && b->n >= 2;
-	w->t = w->df = w->p = NAN;
+	w->t = NAN;
+	w->df = NAN;
+	w->p = NAN;
 	if (!w->valid)
 		return;
 	va = a->sd * a->sd / a->n;

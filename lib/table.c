@@ -272,8 +272,11 @@ void table_build(struct table *t, const struct records *rs)
 void table_compare(const struct cell *a, const struct cell *b, struct cmp *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->pct = c->p = NAN;
-	c->w.t = c->w.df = c->w.p = NAN;
+	c->pct = NAN;
+	c->p = NAN;
+	c->w.t = NAN;
+	c->w.df = NAN;
+	c->w.p = NAN;
 	if (!a->n || !b->n)
 		return;
 	c->valid = 1;

@@ -308,7 +308,7 @@ check_perf() {
 check_shellcheck() {
 	what 'finds an unquoted variable'
 	printf '#!/bin/sh\nrm $1\n' >s.sh
-	! shellcheck -s sh s.sh >log 2>&1
+	if shellcheck -s sh s.sh >log 2>&1; then cat log; return 1; fi
 	grep -q SC2086 log || { cat log; return 1; }
 }
 

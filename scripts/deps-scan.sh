@@ -101,6 +101,7 @@ while read -r word where; do
 	printf '%s\n' "$listed" | grep -qx "$pkg" && continue
 	# a binary package built from a listed one (gcc-12 for build-essential's
 	# gcc, clang-14 for clang): accept it when a listed package depends on it
+	# shellcheck disable=SC2086,SC2020 # package names a word each; tr maps , and | to newlines
 	if dpkg-query -W -f '${Pre-Depends},${Depends}\n' $listed 2>/dev/null | tr ',|' '\n\n' |
 		sed 's/^ *//; s/[ :(].*//' | grep -qx "$pkg"; then
 		continue

@@ -17,6 +17,7 @@ cd "$WORKTREE" || die "worktree: cannot enter $WORKTREE: run 'make kernel-tree' 
 # no git history in an imported tree: use MAINTAINERS only
 err=$(mktemp) || die "tmp: cannot create a file in ${TMPDIR:-/tmp}"
 trap 'rm -f "$err"' EXIT
+# shellcheck disable=SC2086 # $opts: options, a word each
 out=$(perl scripts/get_maintainer.pl --norolestats --nogit --nogit-fallback \
 	--nomultiline $opts "$p" 2>"$err") ||
 	die "get_maintainer.pl failed on $p: $(cat "$err")"

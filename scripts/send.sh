@@ -57,13 +57,14 @@ fi
 
 if [ "${SEND:-0}" = 1 ]; then
 	mode=""
-	progress send "sending $(echo $files | wc -w) mails as $from"
+	progress send "sending $(echo "$files" | wc -w) mails as $from"
 else
 	mode=--dry-run
-	progress send "dry run (SEND=1 sends): $(echo $files | wc -w) mails as $from"
+	progress send "dry run (SEND=1 sends): $(echo "$files" | wc -w) mails as $from"
 fi
 # the user's own git configuration for send-email (sendemail.smtpServer,
 # ...), which lib.sh hides from the toolkit's other git calls
+# shellcheck disable=SC2086 # $mode: none or one option; $files: a path each
 (unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
 git -C "$TOP" send-email $mode --confirm=never --no-chain-reply-to \
 	--suppress-cc=self --from="$from" \

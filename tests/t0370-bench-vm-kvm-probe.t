@@ -31,8 +31,8 @@ fake() {
 run() {
 	n=$1
 	shift
-	env FAKE_QEMU_VERSION=1 QEMU=$SCRATCH/qemu KVM_PROBE_CACHE=$SCRATCH/kvm KVM_PROBE_TIMEOUT=1 \
-		BOOT_TIMEOUT=1 NVDIMM_DIR=$SCRATCH NS_SIZE=512M BENCH_VM_RUN=one "$@" \
+	env FAKE_QEMU_VERSION=1 QEMU="$SCRATCH/qemu" KVM_PROBE_CACHE="$SCRATCH/kvm" KVM_PROBE_TIMEOUT=1 \
+		BOOT_TIMEOUT=1 NVDIMM_DIR="$SCRATCH" NS_SIZE=512M BENCH_VM_RUN=one "$@" \
 		sh "$TOP/bench-vm/run.sh" --kernel bzImage --commit probe --results "r$n" 2>"err$n"
 	rc=$?
 	cat "err$n"

@@ -275,7 +275,7 @@ test_expect_success 'SIGKILL of the runner mid-boot: no QEMU left, the results a
 # the process group of the run that owns res/.run.* (what Ctrl-C does)
 ctrl_c_after() {
 	wait_for "$1" "$2" && p=$(cut -d" " -f1 res/.run.*/.owner) &&
-	kill -INT "-$(awk "{ print \$5 }" /proc/$p/stat)"
+	kill -INT "-$(awk "{ print \$5 }" /proc/"$p"/stat)"
 }
 
 test_expect_success 'Ctrl-C during the binds: exit 130; the partial records with an error record saying so replace the old ones, with their own logs; the report reads one run' '

@@ -16,9 +16,10 @@ C=1111111111111111111111111111111111111111
 D=2222222222222222222222222222222222222222
 
 # welch_fixture: the two samples as records of two commits, and the report
+# shellcheck disable=SC2086 # $A and $B: the samples, a word each
 welch_fixture() {
-	sh "$REC" bench x y ms $C host cpu h '{}' $A >r.jsonl &&
-	sh "$REC" bench x y ms $D host cpu h '{}' $B >>r.jsonl &&
+	sh "$REC" bench x y ms "$C" host cpu h '{}' $A >r.jsonl &&
+	sh "$REC" bench x y ms "$D" host cpu h '{}' $B >>r.jsonl &&
 	printf '%s\tbase\n%s\tnext\n' $C $D >commits.txt &&
 	"$REPORT" --commits commits.txt --json r.json r.jsonl >/dev/null
 }

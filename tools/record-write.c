@@ -32,7 +32,9 @@ static void usage_exit(const char *why, const char *what)
 {
 	if (why)
 		fprintf(stderr, PROG ": usage: %s '%s'\n", why, what);
-	fprintf(stderr, PROG ": usage: record-write --suite S --case C --metric M --unit U [--commit ID] [--kernel V] [--accel A] [--clock wall|icount] [--error TEXT] [--field KEY=TEXT]... [--json KEY=JSON]... [--to FILE] [SAMPLE...]\n");
+	fprintf(stderr,
+		"%s: usage: record-write --suite S --case C --metric M --unit U [--commit ID] [--kernel V] [--accel A] [--clock wall|icount] [--error TEXT] [--field KEY=TEXT]... [--json KEY=JSON]... [--to FILE] [SAMPLE...]\n",
+		PROG);
 	exit(2);
 }
 
