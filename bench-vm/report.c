@@ -340,6 +340,25 @@ static int print_change(const struct kernel *a, const struct kernel *b)
 	return status;
 }
 
+/*
+ * A file is a run of one kernel (bench-vm/run.sh's records.jsonl): the
+ * records of two commits in it would be pooled into one column.  Dies
+ * naming both.
+ */
+static void one_kernel(const struct records *rs, size_t from)
+{
+	const char *c = rs->v[from].commit;
+	size_t i;
+
+	for (i = from + 1; i < rs->n; i++) {
+		if (streq(rs->v[i].commit, c))
+			continue;
+		die("records: %s:%u is of commit %.12s, %s:%u of %.12s: one file per kernel",
+		    rs->v[i].file, rs->v[i].line, rs->v[i].commit ? rs->v[i].commit : "(none)",
+		    rs->v[from].file, rs->v[from].line, c ? c : "(none)");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct records rs = { 0 };
@@ -361,6 +380,8 @@ int main(int argc, char **argv)
 			records_free(&rs);
 			return 1;
 		}
+		if (rs.n > n)
+			one_kernel(&rs, n);
 		if (rs.n > n)
 			table_add_column(&t, rs.v[n].file, "");
 		else if (!rs.duplicates)

@@ -4,11 +4,12 @@
 # type is an error naming the file, the line and the field (it was a
 # json-c assertion or a NULL dereference, exit 134 or 139), a string
 # sample is refused (it printed "0.00 ms"), the same file twice is one
-# kernel, not a comparison of a run with itself.
+# kernel, not a comparison of a run with itself; the records of two
+# kernels in one file are refused (they were pooled into one column).
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/bench-vm-report
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 4
+plan 5
 I=$TOP/results/2026-12-01-xeon-emerald-rapids-tcg-icount
 W=$TOP/results/2026-11-30-xeon-emerald-rapids-tcg
 
@@ -44,5 +45,11 @@ test_expect_success 'the same file twice: one kernel, no change of a run against
 	"$REPORT" "$I/base.jsonl" "$I/base.jsonl" >r 2>err && cat err r &&
 	[ "$(grep -c "^e9b351700f1f (kernel " r)" = 1 ] && ! grep -q "^Change " r &&
 	grep -q "warning: records: .*base.jsonl: 18 record(s) read before .*counted once" err
+'
+test_expect_success 'two kernels in one file: refused, both named, nothing printed' '
+	cat "$I/base.jsonl" "$I/head.jsonl" >both.jsonl &&
+	expect_fail "$REPORT" both.jsonl &&
+	grep_err "^bench-vm-report: records: both.jsonl:[0-9]* is of commit [0-9a-f]{12}, both.jsonl:1 of [0-9a-f]{12}: one file per kernel" &&
+	[ ! -s "$SCRATCH/out" ]
 '
 done_testing
