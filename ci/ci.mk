@@ -45,7 +45,7 @@ GATE_PCT ?= 5
 GATE_PCT_TCG ?= 25
 # TCG with CLOCK=icount (the default under TCG): exact figures, no test
 GATE_PCT_ICOUNT ?= 1
-export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS NS_SIZE REBINDS CPU ACCEL CLOCK BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK
+export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE NS_SIZE REBINDS CPU ACCEL CLOCK BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK
 
 .PHONY: ci ci-quick report merge ci-check-c
 
@@ -69,6 +69,7 @@ HELP += '  ci             every commit: build, checks, bench-vm, bench; report +
 HELP += '                 GATE_PCT_TCG=25 for TCG wall clock, GATE_PCT_ICOUNT=1 for CLOCK=icount, the'
 HELP += '                 default under TCG; accepted changes: ci/gate-ack.txt)'
 HELP += '                 results in out/ci/<commit>/, report out/ci/report.md; reruns skip unchanged steps'
+HELP += '                 CI_SCHEDULE=overlap (icount guests beside the builds, host bench last) or serial'
 HELP += '  ci-quick       ci on base and head only, NS_SIZE=4G, REBINDS=5, bench --quick, in out/quick'
 HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
 HELP += '                 (CI_QUICK=1: those of make quick, in out/quick)'

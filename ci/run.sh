@@ -17,6 +17,9 @@
 #                        REBINDS=5, BENCH_ARGS=--quick (each unless set),
 #                        in $OUT/quick (make report CI_QUICK=1 reports it)
 #   CI_STEPS='build ...' the steps to run (default: all of ci/steps.sh)
+#   CI_SCHEDULE=overlap  icount guests (bench-vm) beside the next builds,
+#                        the host benchmark of every commit last, alone;
+#                        serial: every step in its place (see below)
 #   CI_STEPS_FILE=FILE   the step definitions (tests use a fake one)
 #   GATE_PCT=5           the gate: worse than the parent by more than this,
 #                        with p < 0.05, fails the run
@@ -61,10 +64,12 @@ GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT:-1}
 GATE_ACK=${GATE_ACK:-$TOP/ci/gate-ack.txt}
 # ':-': make exports GATE_ONLY empty when it is not given
 GATE_ONLY=${GATE_ONLY:-bench-vm/*/rebind/memmap_init_ms}
-report_only=
+report_only='' one_step=''
 case ${1:-} in
 '') ;;
 --report-only) report_only=1 ;;
+# ci/run.sh's own background job (see the schedule below)
+--one-step) [ $# = 5 ] || usage_die "run.sh --one-step STEP COMMIT I PARENT"; one_step="$2 $3 $4 $5"; shift 4 ;;
 *) usage_die "run.sh [--report-only]" ;;
 esac
 [ $# -le 1 ] || usage_die "run.sh [--report-only]"
@@ -81,7 +86,7 @@ ACCEL=${ACCEL:-auto}
 CLOCK=${CLOCK:-auto}
 BENCH_ARGS=${BENCH_ARGS:-}
 # one run for bench-vm/run.sh: why KVM is not used is said once
-BENCH_VM_RUN=ci-$$-$(date +%s)
+BENCH_VM_RUN=${BENCH_VM_RUN:-ci-$$-$(date +%s)}
 export NS_SIZE REBINDS CPU ACCEL CLOCK BENCH_ARGS BENCH_VM_RUN
 
 # Helpers for the step definitions.
@@ -124,7 +129,7 @@ set -- $commits
 n=$#
 
 mkdir -p "$CI_OUT"
-for c in $commits; do
+[ -n "$one_step" ] || for c in $commits; do
 	printf '%s\t%s\n' "$c" "$(kgit log -1 --format=%s "$c")"
 done >"$CI_OUT/commits.txt"
 
@@ -138,62 +143,250 @@ fn_of() {
 	printf '%s' "$1" | tr -c 'a-z0-9\n' '_'
 }
 
+# The schedule (CI_SCHEDULE=overlap, the default, or serial).  Steps run
+# commit by commit, in order, but for two: a bench-vm run whose guest
+# clock is icount counts emulated instructions, whatever else the machine
+# does, so it runs beside the next commits' build and checks (one at a
+# time: one TCG thread, and its NVDIMMs' struct pages in RAM); the host
+# benchmark (bench, real time) runs for every commit at the end, alone.
+# A wall-clock guest (CLOCK=wall, or KVM) runs alone in its place.  Under
+# CLOCK=auto the first bench-vm run, in the foreground, tells which clock
+# the host gives (its records say).
+CI_SCHEDULE=${CI_SCHEDULE:-overlap}
+case $CI_SCHEDULE in overlap | serial) ;; *) usage_die "CI_SCHEDULE: '$CI_SCHEDULE' is not overlap or serial" ;; esac
+
+# Typical seconds of a step on this project's 2-core machine, for the
+# estimate when no earlier run of it is known (README, issue 14's table)
+typical_seconds() {
+	case $1 in
+	build) echo 400 ;;
+	checks) echo 120 ;;
+	bench-vm) echo 180 ;;
+	bench) echo 25 ;;
+	*) echo 60 ;;
+	esac
+}
+
+RUN_DIR=$CI_OUT/.run
+# A step's outcome, for the summary, the estimate and the time table:
+# $RUN_DIR/<commit>.<step>: "WORD SECONDS" (ok, same, skipped, FAIL)
+outcome_write() {
+	printf '%s %s\n' "$3" "$4" >"$RUN_DIR/$1.$2.tmp" && mv "$RUN_DIR/$1.$2.tmp" "$RUN_DIR/$1.$2" ||
+		die "run: cannot write $RUN_DIR/$1.$2 (disk full?)"
+}
+
+# run_step STEP COMMIT I PARENT: the step on the commit, unless its stamp
+# says its inputs are those of its last good run; its outcome written
+run_step() {
+	rs_s=$1 rs_c=$2 rs_i=$3 rs_parent=$4
+	rs_f=$(fn_of "$rs_s")
+	rs_short=$(printf %.12s "$rs_c")
+	rs_dir=$CI_OUT/$rs_c/$rs_s
+	rs_stamp=$CI_OUT/$rs_c/$rs_s.stamp
+	rs_inputs=$("step_${rs_f}_inputs" "$rs_c") ||
+		die "$rs_s: the inputs of $rs_short cannot be read"
+	rs_hash=$(printf '%s\n' "$rs_inputs" | hash_of)
+	if stamp_fresh "$rs_stamp" "$rs_hash"; then
+		progress "$rs_i/$n $rs_short" "$rs_s: up to date (inputs $(printf %.12s "$rs_hash"))"
+		outcome_write "$rs_c" "$rs_s" same 0
+		return 0
+	fi
+	rm -rf "$rs_dir" "$rs_stamp"
+	mkdir -p "$rs_dir"
+	printf '%s\n' "$rs_inputs" >"$rs_dir/inputs"
+	progress "$rs_i/$n $rs_short" "$rs_s: start (log: $rs_dir/log)"
+	rs_t=$(date +%s)
+	# no pipefail in POSIX sh: the status goes around tee
+	{
+		rc=0
+		"step_${rs_f}_run" "$rs_c" "$rs_dir" "$rs_parent" || rc=$?
+		echo "$rc" >"$rs_dir/rc"
+	} 2>&1 | tee "$rs_dir/log" | sed 's/^/    /' >&2
+	rc=$(cat "$rs_dir/rc")
+	rs_t=$(($(date +%s) - rs_t))
+	echo "$rs_t" >"$rs_dir/seconds"
+	case $rc in
+	0)
+		stamp_write "$rs_stamp" "$rs_hash"
+		outcome_write "$rs_c" "$rs_s" ok "$rs_t"
+		progress "$rs_i/$n $rs_short" "$rs_s: ok in ${rs_t}s" ;;
+	3)
+		outcome_write "$rs_c" "$rs_s" skipped "$rs_t"
+		progress "$rs_i/$n $rs_short" "$rs_s: skipped: $(cat "$rs_dir/skipped" 2>/dev/null || echo "no reason given")" ;;
+	*)
+		outcome_write "$rs_c" "$rs_s" FAIL "$rs_t"
+		progress "$rs_i/$n $rs_short" "$rs_s: FAILED (exit $rc) after ${rs_t}s: see $rs_dir/log" ;;
+	esac
+}
+
+# --one-step STEP COMMIT I PARENT: run.sh itself, in a session of its own,
+# is the background job (its own process group: stopped as a whole)
+if [ -n "$one_step" ]; then
+	# the progress clock of the run that started it
+	T0=${CI_T0:-$T0}
+	# shellcheck disable=SC2086 # STEP COMMIT I PARENT, a word each
+	set -- $one_step
+	[ "$4" != - ] || set -- "$1" "$2" "$3" ""
+	run_step "$@"
+	exit 0
+fi
+
 failed='' skipped=''
 summary=$CI_OUT/summary.txt
 if [ -z "$report_only" ]; then
-	printf '%-12s' commit >"$summary.tmp"
-	for s in $CI_STEPS; do printf ' %-10s' "$s"; done >>"$summary.tmp"
-	echo >>"$summary.tmp"
-	i=0 parent=
+	rm -rf "$RUN_DIR"
+	mkdir -p "$RUN_DIR" || die "run: cannot create $RUN_DIR"
+	# The plan: which steps will run (their stamps are stale) and what
+	# each is expected to take: its last run's seconds, else typical ones
 	for c in $commits; do
-		i=$((i + 1))
-		short=$(printf %.12s "$c")
-		line=$(printf '%-12s' "$short")
 		for s in $CI_STEPS; do
 			f=$(fn_of "$s")
 			command -v "step_${f}_run" >/dev/null ||
 				die "steps: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
-			dir=$CI_OUT/$c/$s
-			stamp=$CI_OUT/$c/$s.stamp
-			inputs=$("step_${f}_inputs" "$c") ||
-				die "$s: the inputs of $short cannot be read"
-			hash=$(printf '%s\n' "$inputs" | hash_of)
-			if stamp_fresh "$stamp" "$hash"; then
-				progress "$i/$n $short" "$s: up to date (inputs $(printf %.12s "$hash"))"
-				line="$line $(printf ' %-10s' same)"
+			h=$("step_${f}_inputs" "$c" | hash_of) || die "$s: the inputs of $c cannot be read"
+			if stamp_fresh "$CI_OUT/$c/$s.stamp" "$h"; then
+				e=0
+			else
+				e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null || typical_seconds "$s")
+			fi
+			printf '%s %s %s\n' "$c" "$s" "$e"
+		done
+	done >"$RUN_DIR/plan"
+	T_START=$(date +%s)
+	# overlap: is bench-vm of the background kind? (1 yes, 0 no, '' not known yet)
+	bg_vm=
+	# (PAGES_CHECKOUT=1 moves the worktree the builds use: alone too)
+	if [ "$CI_SCHEDULE" = serial ] || [ "$CLOCK" = wall ] || [ "$ACCEL" = kvm ] ||
+	   [ "${PAGES_CHECKOUT:-}" = 1 ]; then
+		bg_vm=0
+	elif [ "$CLOCK" = icount ]; then
+		bg_vm=1
+	fi
+	defer_bench=
+	[ "$CI_SCHEDULE" = serial ] || defer_bench=1
+	bg_pid=
+	# stop the background job with us, whatever ends us
+	trap '[ -z "$bg_pid" ] || kill -TERM "-$bg_pid" 2>/dev/null || kill -TERM "$bg_pid" 2>/dev/null || true' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+
+	# left: the estimate of what is left, from the plan and the outcomes
+	left() {
+		awk -v dir="$RUN_DIR" -v overlap="$bg_vm" '
+			{
+				f = dir "/" $1 "." $2
+				if ((getline line < f) > 0) { close(f); next }
+				close(f)
+				if ($2 == "bench-vm") vm += $3; else if ($2 == "bench") hb += $3; else fg += $3
+			}
+			END {
+				t = (overlap == 1) ? (fg > vm ? fg : vm) : fg + vm
+				t += hb
+				printf "%d min %02d s", int(t / 60), t % 60
+			}' "$RUN_DIR/plan"
+	}
+	# ran_eta COMMIT STEP I: after a step that ran (not one up to date),
+	# the time spent so far and the estimate of what is left
+	ran_eta() {
+		[ "$(cut -d' ' -f1 "$RUN_DIR/$1.$2" 2>/dev/null)" != same ] || return 0
+		progress "$3/$n $(printf %.12s "$1")" "spent $(( ($(date +%s) - T_START) / 60 )) min, about $(left) left (earlier runs' step times, else typical ones)"
+	}
+	progress plan "$(awk '$3 > 0 { r++ } END { printf "%d of %d steps to run", r, NR }' "$RUN_DIR/plan"), schedule $CI_SCHEDULE: about $(left) (earlier runs' step times, else typical ones)"
+
+	# wait_bg: the background bench-vm run, finished
+	wait_bg() {
+		[ -n "$bg_pid" ] || return 0
+		wait "$bg_pid" || true
+		bg_pid=
+	}
+
+	i=0 parent=
+	for c in $commits; do
+		i=$((i + 1))
+		for s in $CI_STEPS; do
+			if [ "$s" = bench ] && [ -n "$defer_bench" ]; then
 				continue
 			fi
-			rm -rf "$dir" "$stamp"
-			mkdir -p "$dir"
-			printf '%s\n' "$inputs" >"$dir/inputs"
-			progress "$i/$n $short" "$s: start (log: $dir/log)"
-			t=$(date +%s)
-			# no pipefail in POSIX sh: the status goes around tee
-			{
-				rc=0
-				"step_${f}_run" "$c" "$dir" "$parent" || rc=$?
-				echo "$rc" >"$dir/rc"
-			} 2>&1 | tee "$dir/log" | sed 's/^/    /' >&2
-			rc=$(cat "$dir/rc")
-			t=$(($(date +%s) - t))
-			case $rc in
-			0)
-				stamp_write "$stamp" "$hash"
-				progress "$i/$n $short" "$s: ok in ${t}s"
-				line="$line $(printf ' %-10s' ok)" ;;
-			3)
-				why=$(cat "$dir/skipped" 2>/dev/null || echo "no reason given")
-				progress "$i/$n $short" "$s: skipped: $why"
-				skipped="$skipped $short:$s"
-				line="$line $(printf ' %-10s' skipped)" ;;
-			*)
-				progress "$i/$n $short" "$s: FAILED (exit $rc) after ${t}s: see $dir/log"
-				failed="$failed $short:$s"
-				line="$line $(printf ' %-10s' FAIL)" ;;
+			if [ "$s" = bench-vm ] && [ "$bg_vm" = 1 ]; then
+				wait_bg
+				# a session of its own: a kill reaches all of the run
+				CI_T0=$T0 setsid sh "$0" --one-step "$s" "$c" "$i" "${parent:--}" &
+				bg_pid=$!
+				progress "$i/$n $(printf %.12s "$c")" "bench-vm: in the background (icount: the builds beside it change no figure)"
+				continue
+			fi
+			run_step "$s" "$c" "$i" "$parent"
+			ran_eta "$c" "$s" "$i"
+			if [ "$s" = bench-vm ] && [ -z "$bg_vm" ]; then
+				# the first run says which clock this host gives
+				if grep -q '"clock":"icount"' "$CI_OUT/$c/$s/records.jsonl" 2>/dev/null; then
+					bg_vm=1
+					progress plan "bench-vm runs under icount here: the next ones run beside the builds"
+				elif [ -f "$CI_OUT/$c/$s/records.jsonl" ]; then
+					bg_vm=0
+					progress plan "bench-vm runs on a wall clock here: each runs alone"
+				fi
+			fi
+		done
+		parent=$c
+	done
+	wait_bg
+	case " $CI_STEPS " in *" bench "*) ;; *) defer_bench= ;; esac
+	if [ -n "$defer_bench" ]; then
+		progress bench "the host benchmark of every commit, now that nothing else of ours runs (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
+		i=0 parent=
+		for c in $commits; do
+			i=$((i + 1))
+			run_step bench "$c" "$i" "$parent"
+			ran_eta "$c" bench "$i"
+			parent=$c
+		done
+	fi
+	trap - EXIT INT TERM HUP
+
+	# the summary and the time table, from the outcomes
+	{
+		printf '%-12s' commit
+		for s in $CI_STEPS; do printf ' %-10s' "$s"; done
+		echo
+		for c in $commits; do
+			printf '%-12s' "$(printf %.12s "$c")"
+			for s in $CI_STEPS; do
+				w=$(cut -d' ' -f1 "$RUN_DIR/$c.$s" 2>/dev/null || echo lost)
+				printf ' %-10s' "$w"
+			done
+			echo
+		done
+	} >"$summary.tmp"
+	{
+		echo "Where the time went (seconds; 0: up to date; schedule $CI_SCHEDULE, bench-vm in the background: $([ "$bg_vm" = 1 ] && echo yes || echo no)):"
+		printf '%-12s' commit
+		for s in $CI_STEPS; do printf ' %9s' "$s"; done
+		echo
+		for c in $commits; do
+			printf '%-12s' "$(printf %.12s "$c")"
+			for s in $CI_STEPS; do
+				printf ' %9s' "$(cut -d' ' -f2 "$RUN_DIR/$c.$s" 2>/dev/null || echo -)"
+			done
+			echo
+		done
+		printf '%-12s' total
+		for s in $CI_STEPS; do
+			printf ' %9s' "$(for c in $commits; do cut -d' ' -f2 "$RUN_DIR/$c.$s" 2>/dev/null; done |
+				awk '{ t += $1 } END { print t + 0 }')"
+		done
+		echo
+		echo "wall clock: $(($(date +%s) - T_START)) s"
+	} >"$CI_OUT/times.txt.tmp" && mv "$CI_OUT/times.txt.tmp" "$CI_OUT/times.txt" ||
+		die "run: cannot write $CI_OUT/times.txt (disk full?)"
+	for c in $commits; do
+		for s in $CI_STEPS; do
+			case $(cut -d' ' -f1 "$RUN_DIR/$c.$s" 2>/dev/null || echo lost) in
+			skipped) skipped="$skipped $(printf %.12s "$c"):$s" ;;
+			FAIL | lost) failed="$failed $(printf %.12s "$c"):$s" ;;
 			esac
 		done
-		echo "$line" >>"$summary.tmp"
-		parent=$c
 	done
 	mv "$summary.tmp" "$summary"
 	cat "$summary" >&2
@@ -245,6 +438,9 @@ else
 	warn "plots: gnuplot is not installed (Debian gnuplot-nox; run 'make deps'): the scripts are in $CI_OUT/plots, no images"
 	plots_ok=
 fi
+
+# the report ends with where this run's time went
+[ -n "$report_only" ] || cat "$CI_OUT/times.txt"
 
 status=0
 [ -z "$skipped" ] || warn "skipped:$skipped (reasons above and in $CI_OUT/<commit>/<step>/skipped)"

@@ -1,0 +1,114 @@
+#!/bin/sh
+# ci/run.sh's schedule: an icount bench-vm run goes beside the next
+# commits' build (one at a time), the host benchmark runs for every commit
+# at the end with nothing else of ours running; a wall-clock guest, or
+# CI_SCHEDULE=serial, runs each step in its place.  The plan, the
+# estimate of what is left after each step, and the table of where the
+# time went.  A TERM while a guest runs in the background stops it too.
+# Fake steps (CI_STEPS_FILE) on a three-commit repository log when each
+# starts and ends.
+. "$(dirname "$0")/lib.sh"
+[ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
+plan 5
+
+setup() {
+	rm -rf repo ci order ./*.running &&
+	git init -q repo &&
+	for n in 1 2 3; do
+		echo $n >repo/f && git -C repo add f &&
+		git -C repo -c user.name=T -c user.email=t@example.org commit -q -m "x: commit $n" || return 1
+	done &&
+	git -C repo update-ref "$REF_NS/base" HEAD~2 &&
+	git -C repo update-ref "$REF_NS/series" HEAD &&
+	C1=$(git -C repo rev-parse HEAD~2) && C2=$(git -C repo rev-parse HEAD~1) && C3=$(git -C repo rev-parse HEAD) &&
+	cat >steps.sh <<-\EOS
+	CI_ALL_STEPS="build bench-vm bench"
+	# step NAME COMMIT SECONDS: log its start and end, hold NAME.running
+	step() {
+		echo "start $1 $2" >>"$SCRATCH/order"
+		: >"$SCRATCH/$1.$2.running"
+		sleep "$3"
+		rm -f "$SCRATCH/$1.$2.running"
+		echo "end $1 $2" >>"$SCRATCH/order"
+	}
+	step_build_inputs() { echo "commit $1"; }
+	step_build_run() { step build "$1" 2; }
+	step_bench_vm_inputs() { echo "commit $1 ${FAKE_CLOCK:-icount}"; }
+	step_bench_vm_run() {
+		step bench-vm "$1" 4 &&
+		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --case nd_pmem/rebind \
+			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg \
+			--clock "${FAKE_CLOCK:-icount}" 10 10 10
+	}
+	step_bench_inputs() { echo "commit $1"; }
+	step_bench_run() {
+		ls "$SCRATCH"/*.running >/dev/null 2>&1 && echo "bench $1 beside: $(ls "$SCRATCH"/*.running)" >>"$SCRATCH/order"
+		step bench "$1" 0
+	}
+	EOS
+}
+
+ci() {
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+		sh "$TOP/ci/run.sh" >ci.out 2>ci.err
+}
+
+# before A B: line A of the order log comes before line B
+before() {
+	a=$(grep -n -x "$1" order | cut -d: -f1) && b=$(grep -n -x "$2" order | cut -d: -f1) &&
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] || { echo "not before: '$1', '$2'"; cat order; return 1; }
+}
+
+test_expect_success 'icount: a guest beside the next build, one at a time; the host benchmark last, alone' '
+	setup && ci && cat ci.err order &&
+	# CLOCK=auto: the first guest runs alone and its records say icount
+	before "end bench-vm $C1" "start build $C2" &&
+	before "start build $C3" "end bench-vm $C2" &&
+	before "end bench-vm $C2" "start bench-vm $C3" &&
+	before "end bench-vm $C3" "start bench $C1" &&
+	! grep -q beside order && [ "$(grep -c "^end bench " order)" = 3 ] &&
+	grep -q "bench-vm runs under icount here: the next ones run beside the builds" ci.err &&
+	grep -q "plan: 9 of 9 steps to run, schedule overlap: about [0-9]* min [0-9]* s" ci.err &&
+	grep -q "spent 0 min, about [0-9]* min [0-9]* s left" ci.err &&
+	[ "$(sed -n "2,4p" ci/summary.txt | grep -c "ok  *ok  *ok")" = 3 ]
+'
+
+test_expect_success 'the table of where the time went: a row per commit, the totals, up to date is 0' '
+	setup && ci && cat ci/times.txt &&
+	grep -q "^Where the time went (seconds; 0: up to date; schedule overlap, bench-vm in the background: yes):" ci/times.txt &&
+	grep -Eq "^$(printf %.12s "$C2") +[2-9] +[3-9] +[0-9]+$" ci/times.txt &&
+	grep -Eq "^total +[0-9]+ +[0-9]+ +[0-9]+$" ci/times.txt && grep -q "^wall clock: [0-9]* s$" ci/times.txt &&
+	: >order && ci && [ ! -s order ] && grep -Eq "^$(printf %.12s "$C2") +0 +0 +0$" ci/times.txt &&
+	grep -q "plan: 0 of 9 steps to run" ci.err
+'
+
+test_expect_success 'a wall-clock guest, or CI_SCHEDULE=serial: every step in its place' '
+	setup && FAKE_CLOCK=wall ci && cat order &&
+	grep -q "bench-vm runs on a wall clock here: each runs alone" ci.err &&
+	before "end bench-vm $C2" "start build $C3" && before "end bench-vm $C3" "start bench $C1" &&
+	setup && CI_SCHEDULE=serial ci && cat order &&
+	before "end bench $C1" "start build $C2" && before "end bench-vm $C2" "start bench $C2" &&
+	before "end bench $C2" "start build $C3" &&
+	{ rc=0; CI_SCHEDULE=fast ci || rc=$?; } && [ $rc = 2 ] && grep -q "CI_SCHEDULE: .fast. is not overlap or serial" ci.err
+'
+
+test_expect_success 'TERM while a guest runs in the background: it is stopped too, no stamp' '
+	setup &&
+	{ KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+		sh "$TOP/ci/run.sh" >ci.out 2>ci.err & } && pid=$! &&
+	n=0; until { grep -q "start build $C3" order && grep -q "start bench-vm $C2" order; } 2>/dev/null ||
+		[ $n -gt 300 ]; do sleep 0.1; n=$((n + 1)); done &&
+	grep -q "start bench-vm $C2" order && kill -TERM $pid &&
+	{ rc=0; wait $pid || rc=$?; } && cat ci.err order && [ $rc = 143 ] &&
+	sleep 4 && ! grep -q "end bench-vm $C2" order && [ ! -f "ci/$C2/bench-vm.stamp" ] &&
+	! ps -eo args | grep -q "[o]ne-step bench-vm $C2"
+'
+
+test_expect_success 'a guest that fails in the background: the run says so and exits 1' '
+	setup && sed -i "s/^step bench-vm \"\$1\" 4 \&\&$/step bench-vm \"\$1\" 1 \&\& [ \"\$1\" != \"\${FAIL_VM:-}\" ] \&\&/" steps.sh &&
+	grep -q FAIL_VM steps.sh &&
+	{ rc=0; FAIL_VM=$C2 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
+	grep -q "steps failed: $(printf %.12s "$C2"):bench-vm" ci.err &&
+	grep -q "^$(printf %.12s "$C2") *ok  *FAIL  *ok" ci/summary.txt
+'
+done_testing
