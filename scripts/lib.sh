@@ -271,17 +271,18 @@ kconfig_verify() {
 # SRC: tinyconfig, then FRAGMENT merged, then olddefconfig (with MAKE_ARGs
 # such as LLVM=1), then kconfig_verify.  The one way build, checks and
 # KUnit configure a kernel.
+# (kf_*: sh has no locals, and callers have their own $o, $src)
 kconfig_fragment() {
-	src=$1 o=$2 frag=$3
+	kf_src=$1 kf_o=$2 kf_frag=$3
 	shift 3
-	mkdir -p "$o" &&
-	make -s -C "$src" O="$o" "$@" tinyconfig >/dev/null &&
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$frag" >/dev/null &&
-	make -s -C "$src" O="$o" "$@" olddefconfig >/dev/null || {
-		echo "$PROG: config: tinyconfig + $frag in $o failed" >&2
+	mkdir -p "$kf_o" &&
+	make -s -C "$kf_src" O="$kf_o" "$@" tinyconfig >/dev/null &&
+	"$kf_src/scripts/kconfig/merge_config.sh" -m -O "$kf_o" "$kf_o/.config" "$kf_frag" >/dev/null &&
+	make -s -C "$kf_src" O="$kf_o" "$@" olddefconfig >/dev/null || {
+		echo "$PROG: config: tinyconfig + $kf_frag in $kf_o failed" >&2
 		return 1
 	}
-	kconfig_verify "$o/.config" "$frag"
+	kconfig_verify "$kf_o/.config" "$kf_frag"
 }
 
 # Fixed committer identity and date: re-applying gives the same commit ids.
