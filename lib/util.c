@@ -23,15 +23,21 @@ const char *prog_name(void)
 	return prog;
 }
 
+/* "prog: <what><fmt>\n" on stderr: the one shape of die() and warn() */
+static void vmsg(const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", prog, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -39,11 +45,9 @@ void warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: warning: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void *xrealloc(void *p, size_t n)
