@@ -65,7 +65,10 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 progress export "format-patch $n commits, [$prefix k/$n]"
-kgit format-patch -q --zero-commit --no-signature --numbered --suffix=.mbox \
+# core.abbrev fixed: git's default grows with the object count it
+# estimates (loose objects counted otherwise than packed ones), and the
+# index lines of one series must not depend on how the repository is stored
+kgit -c core.abbrev=9 format-patch -q --zero-commit --no-signature --numbered --suffix=.mbox \
 	--subject-prefix="$prefix" -o "$tmp/gen" "$base..$head" ||
 	die "format-patch: could not write the patches into $tmp/gen (disk full? see above); $DEST is unchanged"
 

@@ -70,7 +70,8 @@ test_expect_success 'KERNEL_TREE another repository than out/tree'"'"'s: no ref 
 
 test_expect_success 'KERNEL_BASE other than the recorded base is refused by apply' '
 	KERNEL_TREE=$U KERNEL_BASE=v6.12.117 WORKTREE=$SCRATCH/wt sh "$TOP/scripts/kernel-tree.sh" &&
-	other=$(git -C "$U" commit-tree -p "$PIN" -m other "$PIN^{tree}") &&
+	other=$(GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+		git -C "$U" commit-tree -p "$PIN" -m other "$PIN^{tree}") &&
 	before=$(git -C "$U" rev-parse -q --verify "$REF_NS/series") &&
 	KERNEL_TREE=$U KERNEL_BASE=$other WORKTREE=$SCRATCH/wt expect_fail sh "$TOP/scripts/apply.sh";
 	rc=$?; git -C "$U" worktree remove --force "$SCRATCH/wt"; [ $rc = 0 ] &&
