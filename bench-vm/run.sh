@@ -33,6 +33,11 @@
 #                    for bench-vm-report to compare between kernels [PAGES=1]
 #   --print-cmd      print QEMU's command line, quoted, and do not run it
 #                    (it writes the initramfs it names into DIR)
+#   --print-clock    print the accelerator and the clock a run would get
+#                    ("tcg icount", "kvm wall"...), probing KVM if its
+#                    verdict is not cached, and run nothing else (ci/run.sh
+#                    plans its schedule with it; it writes the initramfs
+#                    into DIR)
 # The NVDIMMs are sparse files in a private mktemp directory under
 # NVDIMM_DIR (default /dev/shm, see below), removed afterwards, with QEMU's
 # outputs; whatever happens, no QEMU is left running: timeout(1) and QEMU
@@ -86,10 +91,10 @@ PAGES=${PAGES:-}
 NVDIMM_DIR=${NVDIMM_DIR:-/dev/shm}
 
 usage() {
-	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd] (COMMIT | --kernel BZIMAGE [--commit ID])"
+	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID])"
 }
 
-commit='' kernel='' results='' agent_opts='' print_cmd=''
+commit='' kernel='' results='' agent_opts='' print_cmd='' print_clock=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ns-size) NS_SIZE=${2?}; shift ;;
@@ -103,6 +108,7 @@ while [ $# -gt 0 ]; do
 	--commit) commit=${2?}; shift ;;
 	--agent-opt) agent_opts="$agent_opts ${2?}"; shift ;;
 	--print-cmd) print_cmd=1 ;;
+	--print-clock) print_clock=1 ;;
 	--pages) PAGES=1 ;;
 	--mem-ns) MEM_NS=${2?}; shift ;;
 	-*) usage ;;
@@ -586,6 +592,11 @@ kvm)
 tcg) accel=tcg ;;
 esac
 resolve_clock "$accel"
+if [ -n "$print_clock" ]; then
+	rm -rf "$tmp"
+	printf '%s %s\n' "$accel" "$clock"
+	exit 0
+fi
 case $clock in
 icount) clock_label="$accel-icount (emulated instructions at 1 ns each, not hardware time)" ;;
 *) clock_label="$accel, wall clock$([ "$accel" != tcg ] || echo ' (TCG: relative change only)')" ;;

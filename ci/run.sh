@@ -20,6 +20,8 @@
 #   CI_SCHEDULE=overlap  icount guests (bench-vm) beside the next builds,
 #                        the host benchmark of every commit last, alone;
 #                        serial: every step in its place (see below)
+#   CI_VM_JOBS=2         icount guests at once when no build runs and the
+#                        host's memory holds them (one beside a build)
 #   CI_STEPS_FILE=FILE   the step definitions (tests use a fake one)
 #   GATE_PCT=5           the gate: worse than the parent by more than this,
 #                        with p < 0.05, fails the run
@@ -64,12 +66,13 @@ GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT:-1}
 GATE_ACK=${GATE_ACK:-$TOP/ci/gate-ack.txt}
 # ':-': make exports GATE_ONLY empty when it is not given
 GATE_ONLY=${GATE_ONLY:-bench-vm/*/rebind/memmap_init_ms}
-report_only='' one_step=''
+report_only='' one_step='' vm_runner=''
 case ${1:-} in
 '') ;;
 --report-only) report_only=1 ;;
 # ci/run.sh's own background job (see the schedule below)
 --one-step) [ $# = 5 ] || usage_die "run.sh --one-step STEP COMMIT I PARENT"; one_step="$2 $3 $4 $5"; shift 4 ;;
+--vm-runner) vm_runner=1 ;;
 *) usage_die "run.sh [--report-only]" ;;
 esac
 [ $# -le 1 ] || usage_die "run.sh [--report-only]"
@@ -129,7 +132,7 @@ set -- $commits
 n=$#
 
 mkdir -p "$CI_OUT"
-[ -n "$one_step" ] || for c in $commits; do
+[ -n "$one_step$vm_runner" ] || for c in $commits; do
 	printf '%s\t%s\n' "$c" "$(kgit log -1 --format=%s "$c")"
 done >"$CI_OUT/commits.txt"
 
@@ -146,25 +149,81 @@ fn_of() {
 # The schedule (CI_SCHEDULE=overlap, the default, or serial).  Steps run
 # commit by commit, in order, but for two: a bench-vm run whose guest
 # clock is icount counts emulated instructions, whatever else the machine
-# does, so it runs beside the next commits' build and checks (one at a
-# time: one TCG thread, and its NVDIMMs' struct pages in RAM); the host
-# benchmark (bench, real time) runs for every commit at the end, alone.
-# A wall-clock guest (CLOCK=wall, or KVM) runs alone in its place.  Under
-# CLOCK=auto the first bench-vm run, in the foreground, tells which clock
-# the host gives (its records say).
+# does, so it goes into a queue that runs beside the next commits' build
+# and checks, never holding them up: one guest (one TCG thread) beside a
+# build, up to CI_VM_JOBS when none runs and the host's memory holds
+# another (its NVDIMMs' struct pages are RAM); the host benchmark (bench,
+# real time) runs for every commit at the end, alone.  A wall-clock guest
+# (CLOCK=wall, or KVM) runs alone in its place.  Under CLOCK=auto, which
+# clock the host gives is asked once the first kernel is built
+# (step_bench_vm_clock: run.sh --print-clock, the KVM probe); where that
+# cannot tell, the first bench-vm run, in the foreground, does (its
+# records say).
 CI_SCHEDULE=${CI_SCHEDULE:-overlap}
 case $CI_SCHEDULE in overlap | serial) ;; *) usage_die "CI_SCHEDULE: '$CI_SCHEDULE' is not overlap or serial" ;; esac
+CI_VM_JOBS=${CI_VM_JOBS:-2}
+case $CI_VM_JOBS in '' | *[!0-9]* | 0*) usage_die "CI_VM_JOBS: '$CI_VM_JOBS' is not a number of guests, 1 or more" ;; esac
 
-# Typical seconds of a step on this project's 2-core machine, for the
-# estimate when no earlier run of it is known (README, issue 14's table)
+# size_kb SIZE: QEMU's size syntax (K M G T) in KiB; nothing when it is not
+size_kb() {
+	printf '%s\n' "$1" | awk '
+		/^[0-9]+[KMGT]?$/ {
+			n = $0 + 0; u = substr($0, length($0))
+			k = (u == "K") ? n : (u == "M") ? n * 1024 : (u == "G") ? n * 1048576 : (u == "T") ? n * 1073741824 : n / 1024
+			printf "%d\n", k
+		}'
+}
+
+# typical_seconds STEP COMMIT I: the seconds a step takes on this project's
+# 2-core machine, for the estimate when no earlier run of it is known
+# (README, "Where the time goes"): a build is whole for the first commit
+# and for one that touches a header (ccache misses for everything that
+# includes it), else ccache serves all but its own files; the checks of
+# the base and the head build and run KUnit; a guest's time is its boot
+# and its binds, which scale with NS_SIZE and REBINDS.
 typical_seconds() {
 	case $1 in
-	build) echo 400 ;;
-	checks) echo 120 ;;
-	bench-vm) echo 180 ;;
+	build)
+		if [ "$3" = 1 ] || kgit diff-tree --no-commit-id --name-only -r "$2" |
+			grep -Eq '^(include|arch/[^/]+/include)/|\.h$'; then
+			echo 520
+		else
+			echo 60
+		fi ;;
+	checks)
+		if [ "$3" = 1 ] || [ "$3" = "$n" ]; then echo 320; else echo 50; fi ;;
+	bench-vm)
+		# 20 s to boot, 2.3 s a bind of 100G, three NVDIMMs (idle machine)
+		k=$(size_kb "$NS_SIZE")
+		echo $((20 + (REBINDS + 1) * 3 * 23 * ${k:-104857600} / 1048576 / 1000)) ;;
 	bench) echo 25 ;;
 	*) echo 60 ;;
 	esac
+}
+
+# VM_KB: what one guest takes of the host's memory, in KiB: its RAM (512M
+# and the map=mem struct pages) and, on the tmpfs of its NVDIMMs, the
+# struct pages written to them (bench-vm/run.sh's preflight); 0 when
+# NS_SIZE is not a size (then one guest at a time)
+ns_kb=$(size_kb "$NS_SIZE")
+VM_KB=$(( ${ns_kb:-0} ? 3 * ${ns_kb:-0} * 11 / 640 + 524288 + ${ns_kb:-0} / 64 : 0 ))
+
+# vm_room RUNNING: may another guest start beside RUNNING of them?  The
+# first always; more only when no build runs, up to CI_VM_JOBS, and while
+# the memory available holds them all, their growth to come included
+vm_room() {
+	[ "$1" -lt "$CI_VM_JOBS" ] || return 1
+	[ "$1" != 0 ] || return 0
+	[ ! -e "$RUN_DIR/building" ] && [ "$VM_KB" -gt 0 ] || return 1
+	avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+	[ "${avail:-0}" -ge $((VM_KB * ($1 + 1) + 1048576)) ]
+}
+
+# alive PID: the process is there and not a zombie (a child that ended
+# and was not waited for yet is one)
+alive() {
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$st" ] && [ "$st" != Z ]
 }
 
 RUN_DIR=$CI_OUT/.run
@@ -219,15 +278,68 @@ run_step() {
 	esac
 }
 
-# --one-step STEP COMMIT I PARENT: run.sh itself, in a session of its own,
-# is the background job (its own process group: stopped as a whole)
+# left: the estimate of what is left, from the plan and the outcomes
+left() {
+	awk -v dir="$RUN_DIR" -v overlap="$bg_vm" '
+		{
+			f = dir "/" $1 "." $2
+			if ((getline line < f) > 0) { close(f); next }
+			close(f)
+			if ($2 == "bench-vm") vm += $3; else if ($2 == "bench") hb += $3; else fg += $3
+		}
+		END {
+			t = (overlap == 1) ? (fg > vm ? fg : vm) : fg + vm
+			t += hb
+			printf "%d min %02d s", int(t / 60), t % 60
+		}' "$RUN_DIR/plan"
+}
+# ran_eta COMMIT STEP I: after a step that ran (not one up to date),
+# the time spent so far and the estimate of what is left
+ran_eta() {
+	[ "$(cut -d' ' -f1 "$RUN_DIR/$1.$2" 2>/dev/null)" != same ] || return 0
+	progress "$3/$n $(printf %.12s "$1")" "spent $(( ($(date +%s) - T_START) / 60 )) min, about $(left) left (earlier runs' step times, else typical ones)"
+}
+# --one-step STEP COMMIT I PARENT: one step, for the guest queue below
 if [ -n "$one_step" ]; then
 	# the progress clock of the run that started it
-	T0=${CI_T0:-$T0}
+	T0=${CI_T0:-$T0} T_START=${CI_T_START:-$T0} bg_vm=1
 	# shellcheck disable=SC2086 # STEP COMMIT I PARENT, a word each
 	set -- $one_step
 	[ "$4" != - ] || set -- "$1" "$2" "$3" ""
 	run_step "$@"
+	ran_eta "$2" "$1" "$3"
+	exit 0
+fi
+
+# --vm-runner: the guest queue, run.sh itself in a session of its own (its
+# process group is stopped as a whole, the guests with it).  The run
+# appends "COMMIT I PARENT" to $RUN_DIR/vm-queue as a commit's turn comes;
+# they start in that order, as vm_room allows, and the runner ends once
+# the run has closed the queue ($RUN_DIR/vm-closed) and every one ended.
+if [ -n "$vm_runner" ]; then
+	started=0 pids=''
+	while :; do
+		keep=''
+		for p in $pids; do
+			if alive "$p"; then keep="$keep $p"; else wait "$p" || true; fi
+		done
+		pids=$keep
+		# shellcheck disable=SC2086 # pids, a word each
+		set -- $pids
+		running=$#
+		# whole lines only: one being appended has no newline yet
+		queued=$(wc -l <"$RUN_DIR/vm-queue")
+		if [ "$started" -lt "$queued" ] && vm_room "$running"; then
+			started=$((started + 1))
+			# shellcheck disable=SC2046 # COMMIT I PARENT, a word each
+			set -- $(sed -n "${started}p" "$RUN_DIR/vm-queue")
+			sh "$0" --one-step bench-vm "$1" "$2" "$3" &
+			pids="$pids $!"
+			continue
+		fi
+		[ "$started" -lt "$queued" ] || [ "$running" -gt 0 ] || [ ! -f "$RUN_DIR/vm-closed" ] || break
+		sleep 1
+	done
 	exit 0
 fi
 
@@ -238,7 +350,9 @@ if [ -z "$report_only" ]; then
 	mkdir -p "$RUN_DIR" || die "run: cannot create $RUN_DIR"
 	# The plan: which steps will run (their stamps are stale) and what
 	# each is expected to take: its last run's seconds, else typical ones
+	i=0
 	for c in $commits; do
+		i=$((i + 1))
 		for s in $CI_STEPS; do
 			f=$(fn_of "$s")
 			command -v "step_${f}_run" >/dev/null ||
@@ -247,7 +361,7 @@ if [ -z "$report_only" ]; then
 			if stamp_fresh "$CI_OUT/$c/$s.stamp" "$h"; then
 				e=0
 			else
-				e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null || typical_seconds "$s")
+				e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null || typical_seconds "$s" "$c" "$i")
 			fi
 			printf '%s %s %s\n' "$c" "$s" "$e"
 		done
@@ -264,41 +378,55 @@ if [ -z "$report_only" ]; then
 	fi
 	defer_bench=
 	[ "$CI_SCHEDULE" = serial ] || defer_bench=1
-	bg_pid=
-	# stop the background job with us, whatever ends us
-	trap '[ -z "$bg_pid" ] || kill -TERM "-$bg_pid" 2>/dev/null || kill -TERM "$bg_pid" 2>/dev/null || true' EXIT
+	vm_pid=
+	# stop the guest queue with us, whatever ends us
+	trap '[ -z "$vm_pid" ] || kill -TERM "-$vm_pid" 2>/dev/null || kill -TERM "$vm_pid" 2>/dev/null || true' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
 
-	# left: the estimate of what is left, from the plan and the outcomes
-	left() {
-		awk -v dir="$RUN_DIR" -v overlap="$bg_vm" '
-			{
-				f = dir "/" $1 "." $2
-				if ((getline line < f) > 0) { close(f); next }
-				close(f)
-				if ($2 == "bench-vm") vm += $3; else if ($2 == "bench") hb += $3; else fg += $3
-			}
-			END {
-				t = (overlap == 1) ? (fg > vm ? fg : vm) : fg + vm
-				t += hb
-				printf "%d min %02d s", int(t / 60), t % 60
-			}' "$RUN_DIR/plan"
-	}
-	# ran_eta COMMIT STEP I: after a step that ran (not one up to date),
-	# the time spent so far and the estimate of what is left
-	ran_eta() {
-		[ "$(cut -d' ' -f1 "$RUN_DIR/$1.$2" 2>/dev/null)" != same ] || return 0
-		progress "$3/$n $(printf %.12s "$1")" "spent $(( ($(date +%s) - T_START) / 60 )) min, about $(left) left (earlier runs' step times, else typical ones)"
-	}
 	progress plan "$(awk '$3 > 0 { r++ } END { printf "%d of %d steps to run", r, NR }' "$RUN_DIR/plan"), schedule $CI_SCHEDULE: about $(left) (earlier runs' step times, else typical ones)"
 
-	# wait_bg: the background bench-vm run, finished
-	wait_bg() {
-		[ -n "$bg_pid" ] || return 0
-		wait "$bg_pid" || true
-		bg_pid=
+	# vm_queue COMMIT I PARENT: its guest into the queue, the runner
+	# started with the first
+	vm_queue() {
+		printf '%s %s %s\n' "$1" "$2" "${3:--}" >>"$RUN_DIR/vm-queue" ||
+			die "run: cannot write $RUN_DIR/vm-queue (disk full?)"
+		[ -z "$vm_pid" ] || return 0
+		CI_T0=$T0 CI_T_START=$T_START setsid sh "$0" --vm-runner &
+		vm_pid=$!
+	}
+	# vm_wait: the queue closed, every guest in it ended
+	vm_wait() {
+		[ -n "$vm_pid" ] || return 0
+		: >"$RUN_DIR/vm-closed"
+		if alive "$vm_pid"; then
+			vm_left=$(while read -r vc _; do [ -f "$RUN_DIR/$vc.bench-vm" ] || echo "$vc"; done <"$RUN_DIR/vm-queue" | wc -l)
+			progress bench-vm "$vm_left guest run(s) still to end, up to $CI_VM_JOBS at once"
+		fi
+		wait "$vm_pid" || true
+		vm_pid=
+	}
+	# vm_clock COMMIT: after the first build, which clock the guests get
+	# here, when the steps can tell (step_bench_vm_clock)
+	vm_clock() {
+		case " $CI_STEPS " in *" bench-vm "*) ;; *) return 0 ;; esac
+		command -v step_bench_vm_clock >/dev/null || return 0
+		[ "$(cut -d' ' -f1 "$RUN_DIR/$1.build" 2>/dev/null)" != FAIL ] || return 0
+		if ! ck=$(step_bench_vm_clock "$1" "$RUN_DIR/clock"); then
+			warn "plan: which clock the guests get here is not known yet: the first bench-vm run tells"
+			return 0
+		fi
+		case $ck in
+		*" icount")
+			bg_vm=1
+			progress plan "bench-vm runs under $ck here: the guests run beside the builds, in a queue" ;;
+		*" wall")
+			bg_vm=0
+			progress plan "bench-vm runs under $ck here (a wall clock): each runs alone" ;;
+		*)
+			warn "plan: step_bench_vm_clock said '$ck', not 'ACCEL icount' or 'ACCEL wall': the first bench-vm run tells" ;;
+		esac
 	}
 
 	i=0 parent=
@@ -309,20 +437,20 @@ if [ -z "$report_only" ]; then
 				continue
 			fi
 			if [ "$s" = bench-vm ] && [ "$bg_vm" = 1 ]; then
-				wait_bg
-				# a session of its own: a kill reaches all of the run
-				CI_T0=$T0 setsid sh "$0" --one-step "$s" "$c" "$i" "${parent:--}" &
-				bg_pid=$!
-				progress "$i/$n $(printf %.12s "$c")" "bench-vm: in the background (icount: the builds beside it change no figure)"
+				vm_queue "$c" "$i" "$parent"
+				progress "$i/$n $(printf %.12s "$c")" "bench-vm: queued, in the background (icount: the builds beside it change no figure)"
 				continue
 			fi
+			[ "$s" != build ] || : >"$RUN_DIR/building"
 			run_step "$s" "$c" "$i" "$parent"
+			rm -f "$RUN_DIR/building"
 			ran_eta "$c" "$s" "$i"
+			[ "$s" != build ] || [ -n "$bg_vm" ] || vm_clock "$c"
 			if [ "$s" = bench-vm ] && [ -z "$bg_vm" ]; then
 				# the first run says which clock this host gives
 				if grep -q '"clock":"icount"' "$CI_OUT/$c/$s/records.jsonl" 2>/dev/null; then
 					bg_vm=1
-					progress plan "bench-vm runs under icount here: the next ones run beside the builds"
+					progress plan "bench-vm runs under icount here: the next ones run beside the builds, in a queue"
 				elif [ -f "$CI_OUT/$c/$s/records.jsonl" ]; then
 					bg_vm=0
 					progress plan "bench-vm runs on a wall clock here: each runs alone"
@@ -331,7 +459,7 @@ if [ -z "$report_only" ]; then
 		done
 		parent=$c
 	done
-	wait_bg
+	vm_wait
 	case " $CI_STEPS " in *" bench "*) ;; *) defer_bench= ;; esac
 	if [ -n "$defer_bench" ]; then
 		progress bench "the host benchmark of every commit, now that nothing else of ours runs (load now: $(cut -d' ' -f1-3 /proc/loadavg))"

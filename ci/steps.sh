@@ -7,6 +7,7 @@
 #   step_<name>_run COMMIT DIR PARENT
 #                                  run it; exit 0 done, 3 skipped (reason
 #                                  in DIR/skipped), anything else failed
+#   step_bench_vm_clock COMMIT DIR (optional) the guests' clock here
 # Every step's producer writes its own records into DIR (its --results):
 # nothing is read back, reshaped or copied here.  "<name>" is the step
 # with '-' as '_'.  Helpers from run.sh: files_hash FILE... (inputs), skip
@@ -60,6 +61,15 @@ step_bench_vm_inputs() {
 	echo "ns_size $NS_SIZE rebinds $REBINDS cpu $CPU accel $ACCEL clock $CLOCK"
 	files_hash "$OUT/build/$1/arch/x86/boot/bzImage" "$TOP/bench-vm/run.sh" \
 		"$BIN/bench-vm-agent" "$BIN/bench-vm-collect"
+}
+
+# step_bench_vm_clock COMMIT DIR: "ACCEL CLOCK" (tcg icount, kvm wall...)
+# that its runs get on this host, the KVM probe's verdict included: how
+# run.sh schedules the guests.  Optional for a steps file.
+step_bench_vm_clock() {
+	[ "$(cat "$OUT/build/$1/result" 2>/dev/null)" = ok ] || return 1
+	sh "$TOP/bench-vm/run.sh" --print-clock --ns-size "$NS_SIZE" --cpu "$CPU" \
+		--accel "$ACCEL" --clock "$CLOCK" --results "$2" "$1"
 }
 
 step_bench_vm_run() {

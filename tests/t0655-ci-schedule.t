@@ -1,15 +1,18 @@
 #!/bin/sh
-# ci/run.sh's schedule: an icount bench-vm run goes beside the next
-# commits' build (one at a time), the host benchmark runs for every commit
-# at the end with nothing else of ours running; a wall-clock guest, or
-# CI_SCHEDULE=serial, runs each step in its place.  The plan, the
-# estimate of what is left after each step, and the table of where the
-# time went.  A TERM while a guest runs in the background stops it too.
-# Fake steps (CI_STEPS_FILE) on a three-commit repository log when each
-# starts and ends.
+# ci/run.sh's schedule: icount bench-vm runs go into a queue beside the
+# next commits' builds, never holding them up, up to CI_VM_JOBS at once
+# when no build runs and the memory holds them; the host benchmark runs
+# for every commit at the end with nothing else of ours running; a
+# wall-clock guest, or CI_SCHEDULE=serial, runs each step in its place.
+# Which clock the guests get is asked after the first build
+# (step_bench_vm_clock), else told by the first guest's records.  The
+# plan, the estimate of what is left after each step, and the table of
+# where the time went.  A TERM while a guest runs in the background stops
+# it too.  Fake steps (CI_STEPS_FILE) on a three-commit repository log
+# when each starts and ends.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
-plan 5
+plan 8
 
 setup() {
 	rm -rf repo ci order ./*.running &&
@@ -35,7 +38,7 @@ setup() {
 	step_build_run() { step build "$1" 2; }
 	step_bench_vm_inputs() { echo "commit $1 ${FAKE_CLOCK:-icount}"; }
 	step_bench_vm_run() {
-		step bench-vm "$1" 4 &&
+		step bench-vm "$1" "${FAKE_VM_S:-4}" && [ "$1" != "${FAIL_VM:-}" ] &&
 		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --case nd_pmem/rebind \
 			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg \
 			--clock "${FAKE_CLOCK:-icount}" 10 10 10
@@ -46,6 +49,11 @@ setup() {
 		step bench "$1" 0
 	}
 	EOS
+}
+
+# hook CLOCK: the steps can tell the guests' clock after a build
+hook() {
+	echo "step_bench_vm_clock() { echo \"tcg $1\"; }" >>steps.sh
 }
 
 ci() {
@@ -59,18 +67,50 @@ before() {
 	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] || { echo "not before: '$1', '$2'"; cat order; return 1; }
 }
 
-test_expect_success 'icount: a guest beside the next build, one at a time; the host benchmark last, alone' '
-	setup && ci && cat ci.err order &&
+test_expect_success 'icount, CI_VM_JOBS=1: a guest beside the next build, one at a time; the host benchmark last, alone' '
+	setup && CI_VM_JOBS=1 ci && cat ci.err order &&
 	# CLOCK=auto: the first guest runs alone and its records say icount
 	before "end bench-vm $C1" "start build $C2" &&
 	before "start build $C3" "end bench-vm $C2" &&
 	before "end bench-vm $C2" "start bench-vm $C3" &&
 	before "end bench-vm $C3" "start bench $C1" &&
 	! grep -q beside order && [ "$(grep -c "^end bench " order)" = 3 ] &&
-	grep -q "bench-vm runs under icount here: the next ones run beside the builds" ci.err &&
+	grep -q "bench-vm runs under icount here: the next ones run beside the builds, in a queue" ci.err &&
 	grep -q "plan: 9 of 9 steps to run, schedule overlap: about [0-9]* min [0-9]* s" ci.err &&
 	grep -q "spent 0 min, about [0-9]* min [0-9]* s left" ci.err &&
 	[ "$(sed -n "2,4p" ci/summary.txt | grep -c "ok  *ok  *ok")" = 3 ]
+'
+
+test_expect_success 'two guests at once when no build runs; one at a time when the memory does not hold two' '
+	setup && NS_SIZE=512M FAKE_VM_S=6 ci && cat ci.err order &&
+	before "start bench-vm $C3" "end bench-vm $C2" &&
+	before "end bench-vm $C3" "start bench $C1" && ! grep -q beside order &&
+	grep -q "guest run(s) still to end, up to 2 at once" ci.err &&
+	setup && NS_SIZE=100000G FAKE_VM_S=6 ci && cat order &&
+	before "end bench-vm $C2" "start bench-vm $C3" &&
+	{ rc=0; CI_VM_JOBS=0 ci || rc=$?; } && [ $rc = 2 ] && grep -q "CI_VM_JOBS: .0. is not a number of guests" ci.err
+'
+
+test_expect_success 'the clock told after the first build: the base guest goes to the queue too; a wall clock runs each in place' '
+	setup && hook icount && CI_VM_JOBS=1 ci && cat ci.err order &&
+	grep -q "bench-vm runs under tcg icount here: the guests run beside the builds, in a queue" ci.err &&
+	before "start build $C2" "end bench-vm $C1" && before "end bench-vm $C1" "start bench-vm $C2" &&
+	before "end bench-vm $C3" "start bench $C1" &&
+	[ "$(sed -n "2,4p" ci/summary.txt | grep -c "ok  *ok  *ok")" = 3 ] &&
+	setup && hook wall && ci && cat ci.err order &&
+	grep -q "bench-vm runs under tcg wall here (a wall clock): each runs alone" ci.err &&
+	before "end bench-vm $C1" "start build $C2" && before "end bench-vm $C2" "start build $C3"
+'
+
+test_expect_success 'the estimate before a first run: whole builds for the base and a header, a guest by NS_SIZE and REBINDS' '
+	setup && echo "#define X 1" >repo/x.h && git -C repo add x.h &&
+	git -C repo -c user.name=T -c user.email=t@example.org commit -q -m "x: a header" &&
+	git -C repo update-ref "$REF_NS/series" HEAD &&
+	# (no records to report: the run exits 1 after its plan)
+	{ CI_STEPS="build" ci || :; } && cat ci.err &&
+	grep -q "plan: 4 of 4 steps to run, schedule overlap: about 19 min 20 s" ci.err &&
+	setup && rm -rf ci && CI_STEPS="bench-vm" NS_SIZE=100G REBINDS=30 CI_VM_JOBS=1 ci && cat ci.err &&
+	grep -q "plan: 3 of 3 steps to run, schedule overlap: about 11 min 39 s" ci.err
 '
 
 test_expect_success 'the table of where the time went: a row per commit, the totals, up to date is 0' '
@@ -105,9 +145,8 @@ test_expect_success 'TERM while a guest runs in the background: it is stopped to
 '
 
 test_expect_success 'a guest that fails in the background: the run says so and exits 1' '
-	setup && sed -i "s/^step bench-vm \"\$1\" 4 \&\&$/step bench-vm \"\$1\" 1 \&\& [ \"\$1\" != \"\${FAIL_VM:-}\" ] \&\&/" steps.sh &&
-	grep -q FAIL_VM steps.sh &&
-	{ rc=0; FAIL_VM=$C2 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
+	setup &&
+	{ rc=0; FAKE_VM_S=1 FAIL_VM=$C2 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
 	grep -q "steps failed: $(printf %.12s "$C2"):bench-vm" ci.err &&
 	grep -q "^$(printf %.12s "$C2") *ok  *FAIL  *ok" ci/summary.txt
 '
