@@ -396,6 +396,12 @@ if [ -z "$report_only" ]; then
 		CI_T0=$T0 CI_T_START=$T_START setsid sh "$0" --vm-runner &
 		vm_pid=$!
 	}
+	vm_queued=
+	vm_queue_say() {
+		vm_queue "$@"
+		vm_queued=$1
+		progress "$2/$n $(printf %.12s "$1")" "bench-vm: queued, in the background (icount: the builds beside it change no figure)"
+	}
 	# vm_wait: the queue closed, every guest in it ended
 	vm_wait() {
 		[ -n "$vm_pid" ] || return 0
@@ -437,8 +443,7 @@ if [ -z "$report_only" ]; then
 				continue
 			fi
 			if [ "$s" = bench-vm ] && [ "$bg_vm" = 1 ]; then
-				vm_queue "$c" "$i" "$parent"
-				progress "$i/$n $(printf %.12s "$c")" "bench-vm: queued, in the background (icount: the builds beside it change no figure)"
+				[ "$vm_queued" = "$c" ] || vm_queue_say "$c" "$i" "$parent"
 				continue
 			fi
 			[ "$s" != build ] || : >"$RUN_DIR/building"
@@ -446,6 +451,11 @@ if [ -z "$report_only" ]; then
 			rm -f "$RUN_DIR/building"
 			ran_eta "$c" "$s" "$i"
 			[ "$s" != build ] || [ -n "$bg_vm" ] || vm_clock "$c"
+			# a guest needs only its commit's kernel: queued once it is
+			# built, so that it runs beside the commit's own checks too
+			if [ "$s" = build ] && [ "$bg_vm" = 1 ]; then
+				case " $CI_STEPS " in *" bench-vm "*) vm_queue_say "$c" "$i" "$parent" ;; esac
+			fi
 			if [ "$s" = bench-vm ] && [ -z "$bg_vm" ]; then
 				# the first run says which clock this host gives
 				if grep -q '"clock":"icount"' "$CI_OUT/$c/$s/records.jsonl" 2>/dev/null; then

@@ -36,6 +36,9 @@ setup() {
 	}
 	step_build_inputs() { echo "commit $1"; }
 	step_build_run() { step build "$1" 2; }
+	# not in CI_ALL_STEPS: for CI_STEPS that name it
+	step_checks_inputs() { echo "commit $1"; }
+	step_checks_run() { step checks "$1" 2; }
 	step_bench_vm_inputs() { echo "commit $1 ${FAKE_CLOCK:-icount}"; }
 	step_bench_vm_run() {
 		step bench-vm "$1" "${FAKE_VM_S:-4}" && [ "$1" != "${FAIL_VM:-}" ] &&
@@ -91,12 +94,14 @@ test_expect_success 'two guests at once when no build runs; one at a time when t
 	{ rc=0; CI_VM_JOBS=0 ci || rc=$?; } && [ $rc = 2 ] && grep -q "CI_VM_JOBS: .0. is not a number of guests" ci.err
 '
 
-test_expect_success 'the clock told after the first build: the base guest goes to the queue too; a wall clock runs each in place' '
-	setup && hook icount && CI_VM_JOBS=1 ci && cat ci.err order &&
+test_expect_success 'the clock told after the first build: each guest queued once its kernel is built, beside its own checks; a wall clock runs each in place' '
+	setup && hook icount && CI_VM_JOBS=1 CI_STEPS="build checks bench-vm bench" ci && cat ci.err order &&
 	grep -q "bench-vm runs under tcg icount here: the guests run beside the builds, in a queue" ci.err &&
+	before "start bench-vm $C1" "end checks $C1" &&
 	before "start build $C2" "end bench-vm $C1" && before "end bench-vm $C1" "start bench-vm $C2" &&
+	[ "$(grep -c "bench-vm: queued" ci.err)" = 3 ] &&
 	before "end bench-vm $C3" "start bench $C1" &&
-	[ "$(sed -n "2,4p" ci/summary.txt | grep -c "ok  *ok  *ok")" = 3 ] &&
+	[ "$(sed -n "2,4p" ci/summary.txt | grep -c "ok  *ok  *ok  *ok")" = 3 ] &&
 	setup && hook wall && ci && cat ci.err order &&
 	grep -q "bench-vm runs under tcg wall here (a wall clock): each runs alone" ci.err &&
 	before "end bench-vm $C1" "start build $C2" && before "end bench-vm $C2" "start build $C3"
