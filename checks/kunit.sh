@@ -79,7 +79,7 @@ build() {
 	git -C "$CT" checkout -q --detach "$c" || die "checkout: cannot check out $c in $CT"
 	rm -rf "$o" && mkdir -p "$o"
 	progress "kunit $(printf %.12s "$c")" "building the KUnit kernel (log: $o/build.log)"
-	kconfig_fragment "$CT" "$o" "$KFRAG" HOSTCC="ccache gcc" >"$o/build.log" 2>&1 || {
+	kconfig_fragment "$CT" "$o" "$KFRAG" >"$o/build.log" 2>&1 || {
 		tail -n 20 "$o/build.log" >&2
 		return 1
 	}

@@ -68,7 +68,7 @@ build_one() {
 	rc=0
 	# shellcheck disable=SC2086 # BUILD_TARGETS: make targets, a word each
 	{
-		kconfig_fragment "$WORKTREE" "$o" "$FRAGMENT" HOSTCC="ccache gcc" &&
+		kconfig_fragment "$WORKTREE" "$o" "$FRAGMENT" &&
 		make -C "$WORKTREE" O="$o" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
 			KBUILD_BUILD_TIMESTAMP="$PIN_DATE" KBUILD_BUILD_USER=x86-copy-series \
 			KBUILD_BUILD_HOST=build $BUILD_TARGETS

@@ -270,15 +270,16 @@ kconfig_verify() {
 # kconfig_fragment SRC O FRAGMENT [MAKE_ARG...]: O/.config for the tree at
 # SRC: tinyconfig, then FRAGMENT merged, then olddefconfig (with MAKE_ARGs
 # such as LLVM=1), then kconfig_verify.  The one way build, checks and
-# KUnit configure a kernel.
+# KUnit configure a kernel.  Its host programs (conf, fixdep) go through
+# ccache, as the builds' do: every build starts in an empty O=.
 # (kf_*: sh has no locals, and callers have their own $o, $src)
 kconfig_fragment() {
 	kf_src=$1 kf_o=$2 kf_frag=$3
 	shift 3
 	mkdir -p "$kf_o" &&
-	make -s -C "$kf_src" O="$kf_o" "$@" tinyconfig >/dev/null &&
+	make -s -C "$kf_src" O="$kf_o" HOSTCC="ccache gcc" "$@" tinyconfig >/dev/null &&
 	"$kf_src/scripts/kconfig/merge_config.sh" -m -O "$kf_o" "$kf_o/.config" "$kf_frag" >/dev/null &&
-	make -s -C "$kf_src" O="$kf_o" "$@" olddefconfig >/dev/null || {
+	make -s -C "$kf_src" O="$kf_o" HOSTCC="ccache gcc" "$@" olddefconfig >/dev/null || {
 		echo "$PROG: config: tinyconfig + $kf_frag in $kf_o failed" >&2
 		return 1
 	}
