@@ -468,17 +468,18 @@ if [ -n "$print_cmd" ]; then
 fi
 
 # The KVM probe: KVM only when /dev/kvm really boots a guest, the agent
-# with probe=1, which says hello and powers off.  (Nested KVM may open
-# /dev/kvm but never run a guest: then the probe waits out its timeout.)
-# What decides it is the host, not the kernel under test: its kernel,
-# QEMU, /dev/kvm and who opens it.  So the verdict is cached under that
-# key in KVM_PROBE_CACHE: one probe per host serves every kernel of a
-# run and the runs after it, until one of them changes (KVM_REPROBE=1
-# probes again).  The probe's console and QEMU log are kept beside it.
+# with probe=1, which says hello and powers off.  What decides it is the
+# host, not the kernel under test: its kernel, QEMU, /dev/kvm and who
+# opens it.  So the verdict is cached under that key in KVM_PROBE_CACHE:
+# one probe per host serves every kernel of a run and the runs after it,
+# until one of them changes (KVM_REPROBE=1 probes again).  The probe's
+# console and QEMU log are kept beside it.  KVM_DEV names the device the
+# probe checks (the tests point it at a character device of their own).
+KVM_DEV=${KVM_DEV:-/dev/kvm}
 kvm_key() {
 	printf 'host kernel: %s\n' "$(uname -srvm)"
 	printf 'qemu: %s\n' "$("$QEMU" --version 2>/dev/null | head -n 1)"
-	printf '/dev/kvm: %s\n' "$(stat -L -c '%F %t:%T mode %a uid %u gid %g' /dev/kvm 2>/dev/null || echo absent)"
+	printf '/dev/kvm: %s\n' "$(stat -L -c '%F %t:%T mode %a uid %u gid %g' "$KVM_DEV" 2>/dev/null || echo absent)"
 	printf 'user: %s\n' "$(id -u)"
 }
 
@@ -501,11 +502,34 @@ run_probe() {
 	qpid=
 }
 
+# exit_words RC: "exit 1", "killed by SIGABRT (exit 134)"
+exit_words() {
+	if [ "$1" -gt 128 ] && sig=$(kill -l "$(($1 - 128))" 2>/dev/null); then
+		echo "killed by SIG$sig (exit $1)"
+	else
+		echo "exit $1"
+	fi
+}
+
 # kvm_probe BASE: boot the probe guest under KVM (BASE.console,
-# BASE.qemu.log); false, with the reason in $why, when it does not boot
+# BASE.qemu.log); false, with the reason in $why, when it does not boot.
+# What happened decides the verdict and its words:
+#   hello                 kvm
+#   no hello in time      tcg: /dev/kvm opens but runs no guest (nested KVM)
+#   QEMU died of a signal tcg: QEMU aborted under -accel kvm (seen on AMD
+#    with KVM's words     EPYC hosts: "failed to set MSR 0x10a", then an
+#                         assertion in kvm_buf_set_msrs, before any kernel
+#                         is read)
+#   QEMU failed, KVM's    tcg: QEMU refused -accel kvm ("Could not access
+#    words in its log     KVM kernel module", ...)
+#   anything else         no verdict, nothing cached (nocache=1): a QEMU
+#                         that fails on what is not KVM's (a kernel it
+#                         cannot load) says nothing about the host, and a
+#                         guest that powers off without hello is the
+#                         kernel's
 kvm_probe() {
-	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] || {
-		why="/dev/kvm is missing or not read-write"
+	[ -c "$KVM_DEV" ] && [ -r "$KVM_DEV" ] && [ -w "$KVM_DEV" ] || {
+		why="$KVM_DEV is missing or not read-write"
 		return 1
 	}
 	: >"$tmp/probe.out"
@@ -523,18 +547,41 @@ kvm_probe() {
 	run_probe "$KVM_PROBE_TIMEOUT" "$1.qemu.log"
 	console=$main_console
 	rm -f "$tmp/nvdimm0" "$tmp/nvdimm1" "$tmp/nvdimm2"
-	grep -q '^hello' "$tmp/probe.out" || {
-		# A QEMU that failed at once, for a reason that is not KVM's (a
-		# kernel it cannot load), says nothing about the host: that
-		# is no verdict to cache for every later run
-		if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] && ! grep -qi kvm "$1.qemu.log"; then
+	grep -q '^hello' "$tmp/probe.out" && return 0
+	said=$(grep -v '^[[:space:]]*$' "$1.qemu.log" | tail -n 2 | tr '\n' ' ' | sed 's/ *$//')
+	see="see $1.qemu.log, $1.console"
+	case $rc in
+	124 | 137)
+		why="a probe guest did not say hello within ${KVM_PROBE_TIMEOUT}s under -accel kvm (QEMU stopped by the timeout, exit $rc$([ -s "$1.console" ] || echo ', no console output'): /dev/kvm opens but runs no guest, as nested KVM does; $see)"
+		;;
+	0)
+		nocache=1
+		why="the probe guest powered off under -accel kvm without saying hello (the kernel's, not the host's: no verdict on KVM, nothing cached; $see)"
+		;;
+	*)
+		if ! grep -qi kvm "$1.qemu.log"; then
 			nocache=1
-			why="QEMU did not start the probe guest (exit $rc: $(tail -n 2 "$1.qemu.log" | tr '\n' ' ')): no verdict on KVM, nothing cached"
-			return 1
+			why="QEMU did not start the probe guest ($(exit_words "$rc"): ${said:-no message}): no verdict on KVM, nothing cached"
+		elif [ "$rc" -gt 128 ]; then
+			why="QEMU aborted under -accel kvm before the guest ran ($(exit_words "$rc"): ${said:-no message}): KVM cannot run this guest on this host; $see"
+		else
+			why="QEMU refused -accel kvm ($(exit_words "$rc"): ${said:-no message}); $see"
 		fi
-		why="a probe guest did not say hello within ${KVM_PROBE_TIMEOUT}s under -accel kvm (exit $rc$([ -s "$1.console" ] || echo ', no console output'): /dev/kvm opens but runs no guest, as nested KVM does; see $1.qemu.log, $1.console)"
-		return 1
-	}
+		;;
+	esac
+	return 1
+}
+
+# cache_whole FILE KEY: FILE is a verdict as kvm_verdict writes it, whole:
+# the verdict, a reason, an ISO time, then KEY line for line.  A file cut
+# short (a full disk, a kill mid-write by an older run.sh) or edited is no
+# verdict: it is probed again, never trusted with an empty reason.
+cache_whole() {
+	[ "$(sed -n 1p "$1")" = kvm ] || [ "$(sed -n 1p "$1")" = tcg ] || return 1
+	[ -n "$(sed -n 2p "$1")" ] || return 1
+	sed -n 3p "$1" | grep -qx '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z' || return 1
+	[ "$(sed -n '4,$p' "$1")" = "$2" ] || return 1
+	[ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ]
 }
 
 # kvm_verdict: sets verdict (kvm or tcg), why, when, vfile and probed (1
@@ -544,10 +591,13 @@ kvm_verdict() {
 	vfile=$KVM_PROBE_CACHE/$(printf '%s\n' "$key" | sha256sum | cut -c1-16)
 	probed=
 	if [ "${KVM_REPROBE:-}" != 1 ] && [ -f "$vfile" ]; then
-		verdict=$(sed -n 1p "$vfile")
-		why=$(sed -n 2p "$vfile")
-		when=$(sed -n 3p "$vfile")
-		case $verdict in kvm | tcg) return 0 ;; esac
+		if cache_whole "$vfile" "$key"; then
+			verdict=$(sed -n 1p "$vfile")
+			why=$(sed -n 2p "$vfile")
+			when=$(sed -n 3p "$vfile")
+			return 0
+		fi
+		warn "accel: the cached KVM verdict $vfile is not whole (cut short or edited): probing again"
 	fi
 	mkdir -p "$KVM_PROBE_CACHE" || die "accel: cannot create $KVM_PROBE_CACHE"
 	probed=1 nocache=
@@ -559,7 +609,10 @@ kvm_verdict() {
 	when=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 	[ -z "$nocache" ] || return 0
 	printf '%s\n%s\n%s\n%s\n' "$verdict" "$why" "$when" "$key" >"$vfile.$$" &&
-		mv "$vfile.$$" "$vfile" || die "accel: cannot write the probe's verdict to $vfile"
+		mv "$vfile.$$" "$vfile" || {
+		rm -f "$vfile.$$"
+		die "accel: cannot write the probe's verdict to $vfile"
+	}
 }
 
 # say_why: why KVM is not used, in full once per run (BENCH_VM_RUN, set by
@@ -625,7 +678,11 @@ case $rc in
 124 | 137) warn "preflight: QEMU did not set up the machine within ${BOOT_TIMEOUT}s (BOOT_TIMEOUT): booting without this check" ;;
 *)
 	why=$(grep -v '^{' "$tmp/preflight.log" | tail -n 3 | tr '\n' ' ' | sed 's/ *$//')
-	usage_die "options: QEMU cannot make this machine (NVDIMMs of $NS_SIZE, ${GUEST_MEM_MB}M of RAM, -cpu $CPU, -accel $accel): ${why:-exit $rc, no message}: change NS_SIZE, GUEST_MEM_MB or CPU; $dest is unchanged"
+	# KVM chosen by a cached verdict that no longer holds: say where it came from
+	from=
+	[ "$ACCEL/$accel" != auto/kvm ] ||
+		from=" (-accel kvm from the verdict cached in $vfile, probed $when: KVM_REPROBE=1 probes again)"
+	usage_die "options: QEMU cannot make this machine (NVDIMMs of $NS_SIZE, ${GUEST_MEM_MB}M of RAM, -cpu $CPU, -accel $accel$from): ${why:-exit $rc, no message}: change NS_SIZE, GUEST_MEM_MB or CPU; $dest is unchanged"
 	;;
 esac
 

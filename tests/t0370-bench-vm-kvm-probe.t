@@ -4,16 +4,21 @@
 # second run reads it instead of probing, another QEMU or KVM_REPROBE=1
 # probes again, and why KVM is not used is said once per run.  A fake
 # QEMU that never boots stands for nested KVM (it also shows the boot
-# watchdog: no hello within BOOT_TIMEOUT); no kernel is needed.
+# watchdog: no hello within BOOT_TIMEOUT); no kernel is needed.  The
+# probe's device is /dev/null (KVM_DEV), a read-write character device on
+# every host, so the probe runs here whatever /dev/kvm is.  The fake also
+# plays the other ways a probe ends (FAKE_QEMU_MODE): an abort under KVM
+# as QEMU 7.2 gives on AMD EPYC hosts, a refusal of -accel kvm, a kernel
+# it cannot load; each gets its own verdict and words, and a cache entry
+# that is not whole is probed again.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
 	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
 done
-plan 3
-# kvm_rw: 1 where run.sh gets as far as booting a probe guest
-kvm_rw=0
-[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] && kvm_rw=1
+plan 6
+# the probe boots a guest (the fake) on every host: KVM_DEV=/dev/null
+kvm_rw=1
 
 # fake: a QEMU that answers --version with FAKE_QEMU_VERSION, logs every
 # other call to $SCRATCH/calls and never boots
@@ -22,6 +27,19 @@ fake() {
 	#!/bin/sh
 	[ "$1" != --version ] || { echo "QEMU emulator version fake $FAKE_QEMU_VERSION"; exit 0; }
 	echo "$*" >>"$SCRATCH/calls"
+	case "${FAKE_QEMU_MODE:-}/$*" in
+	abort/*"-accel kvm"*)
+		echo "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" >&2
+		echo "qemu-system-x86_64: ../../target/i386/kvm/kvm.c:3183: kvm_buf_set_msrs: Assertion failed." >&2
+		kill -ABRT $$ ;;
+	refuse/*"-accel kvm"*)
+		echo "Could not access KVM kernel module: Permission denied" >&2
+		echo "qemu-system-x86_64: failed to initialize kvm: Permission denied" >&2
+		exit 1 ;;
+	badkernel/*)
+		echo "qemu-system-x86_64: could not load kernel '\''bzImage'\''" >&2
+		exit 1 ;;
+	esac
 	while :; do sleep 1; done
 	EOF
 	chmod +x qemu && : >bzImage && : >calls
@@ -31,7 +49,7 @@ fake() {
 run() {
 	n=$1
 	shift
-	env FAKE_QEMU_VERSION=1 QEMU="$SCRATCH/qemu" KVM_PROBE_CACHE="$SCRATCH/kvm" KVM_PROBE_TIMEOUT=1 \
+	env FAKE_QEMU_VERSION=1 QEMU="$SCRATCH/qemu" KVM_PROBE_CACHE="$SCRATCH/kvm" KVM_PROBE_TIMEOUT=1 KVM_DEV=/dev/null \
 		BOOT_TIMEOUT=1 NVDIMM_DIR="$SCRATCH" NS_SIZE=512M BENCH_VM_RUN=one "$@" \
 		sh "$TOP/bench-vm/run.sh" --kernel bzImage --commit probe --results "r$n" 2>"err$n"
 	rc=$?
@@ -69,9 +87,59 @@ test_expect_success 'another QEMU version probes again; KVM_REPROBE=1 probes aga
 
 test_expect_success '--accel kvm where the verdict is tcg: an error with the reason and the way out' '
 	fake && run 1 && run 2 &&
-	QEMU=$SCRATCH/qemu FAKE_QEMU_VERSION=1 KVM_PROBE_CACHE=$SCRATCH/kvm NVDIMM_DIR=$SCRATCH NS_SIZE=512M \
+	QEMU=$SCRATCH/qemu FAKE_QEMU_VERSION=1 KVM_PROBE_CACHE=$SCRATCH/kvm KVM_DEV=/dev/null NVDIMM_DIR=$SCRATCH NS_SIZE=512M \
 		expect_fail sh "$TOP/bench-vm/run.sh" --accel kvm --kernel bzImage --commit probe --results r3 &&
 	grep_err "accel: kvm was asked for but .*KVM_REPROBE=1 probes again" &&
 	[ "$(probes)" = $kvm_rw ] && no_qemu_under "$SCRATCH"
+'
+# verdict: the one cached verdict file's path
+# shellcheck disable=SC2010 # run.sh's own file names: hex, .console, .qemu.log, .said
+verdict() {
+	[ "$(ls kvm | grep -cv "\.")" = 1 ] && echo "$SCRATCH/kvm/$(ls kvm | grep -v "\.")"
+}
+
+test_expect_success 'each way a probe ends has its verdict and words: an abort under KVM, a refusal of -accel kvm (cached), a kernel QEMU cannot load (not cached)' '
+	fake && run 1 FAKE_QEMU_MODE=abort && v=$(verdict) &&
+	grep -q "accel: tcg: KVM is not used: QEMU aborted under -accel kvm before the guest ran (killed by SIGABRT (exit 134): .*failed to set MSR 0x10a.*kvm_buf_set_msrs" err1 &&
+	! grep -q "did not say hello" err1 && [ "$(sed -n 1p "$v")" = tcg ] &&
+	sed -n 2p "$v" | grep -q "^QEMU aborted under -accel kvm before the guest ran (killed by SIGABRT" &&
+	rm -r kvm && run 2 FAKE_QEMU_MODE=refuse && v=$(verdict) &&
+	grep -q "accel: tcg: KVM is not used: QEMU refused -accel kvm (exit 1: .*failed to initialize kvm" err2 &&
+	[ "$(sed -n 1p "$v")" = tcg ] &&
+	rm -r kvm && { rc=0; FAKE_QEMU_MODE=badkernel QEMU=$SCRATCH/qemu KVM_PROBE_CACHE=$SCRATCH/kvm KVM_DEV=/dev/null \
+		NVDIMM_DIR=$SCRATCH NS_SIZE=512M sh "$TOP/bench-vm/run.sh" --kernel bzImage --commit probe --results r3 2>err3 || rc=$?; } &&
+	cat err3 && [ $rc = 2 ] &&
+	grep -q "accel: tcg: KVM is not used: QEMU did not start the probe guest (exit 1: .*could not load kernel.*): no verdict on KVM, nothing cached" err3 &&
+	[ -z "$(ls kvm | grep -v "\.console$\|\.qemu\.log$")" ] &&
+	run 4 && v=$(verdict) &&
+	grep -q "did not say hello within 1s under -accel kvm (QEMU stopped by the timeout, exit 124" err4 &&
+	no_qemu_under "$SCRATCH"
+'
+
+test_expect_success 'a cached verdict cut short or edited is not trusted: probed again, with a word of the cache; a whole one is used' '
+	fake && run 1 && v=$(verdict) && cp "$v" whole && sed -n "4,\$p" whole >key &&
+	for cut in "tcg" "tcg
+" "kvm
+a probe guest booted" "kvm" "junk
+why
+2026-12-01T00:00:00Z"; do
+		printf "%s" "$cut" >"$v" && : >calls && run 2 &&
+		grep -q "accel: the cached KVM verdict $v is not whole (cut short or edited): probing again" err2 &&
+		[ "$(probes)" = 1 ] && [ "$(sed -n 1p "$v")" = tcg ] && [ -n "$(sed -n 2p "$v")" ] &&
+		sed -n "4,\$p" "$v" | cmp -s - key ||
+			{ echo "a cut cache was trusted or not made whole again: $cut"; return 1; }
+	done &&
+	: >calls && run 3 && [ "$(probes)" = 0 ] && ! grep -q "not whole" err3 &&
+	sed "4s/.*/host kernel: another/" whole >"$v" && : >calls && run 4 && [ "$(probes)" = 1 ] &&
+	no_qemu_under "$SCRATCH"
+'
+
+test_expect_success 'a whole cached kvm verdict that no longer holds: the preflight refusal names the cache and KVM_REPROBE=1' '
+	fake && run 1 && v=$(verdict) && sed "1s/.*/kvm/" "$v" >v.new && mv v.new "$v" &&
+	{ rc=0; FAKE_QEMU_MODE=abort QEMU=$SCRATCH/qemu FAKE_QEMU_VERSION=1 KVM_PROBE_CACHE=$SCRATCH/kvm KVM_DEV=/dev/null \
+		NVDIMM_DIR=$SCRATCH NS_SIZE=512M sh "$TOP/bench-vm/run.sh" --kernel bzImage --commit probe --results r2 2>err || rc=$?; } &&
+	cat err && [ $rc = 2 ] &&
+	grep -q "options: QEMU cannot make this machine (.*-accel kvm (-accel kvm from the verdict cached in $v, probed .*: KVM_REPROBE=1 probes again))" err &&
+	[ -z "$(ls -A r2 2>/dev/null)" ] && no_qemu_under "$SCRATCH"
 '
 done_testing
