@@ -149,7 +149,7 @@ $(LIB_OBJ): $(OUT)/obj/lib/%.o: lib/%.c $(wildcard lib/*.h) $(OUT)/cflags
 # gen_init_cpio, come from it) and the sanitized tools.
 test: deps kernel-tree
 	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
-	$(Q)prove -f tests/
+	$(Q)sh tests/run-suite.sh
 
 # The whole suite as on a new user's machine: a minimal Debian 12 root
 # (scripts/fresh-root.sh), README's first step, a clone of HEAD, make test.

@@ -7,7 +7,11 @@
 #   test_expect_success 'title' 'body'
 #                                  run body (sh, -e not set: chain with &&)
 #                                  in a fresh scratch dir $SCRATCH; ok/not ok
-#   test_skip 'title' 'why'        a test that cannot run here, and why
+#   test_skip 'title' 'why'        a test that cannot run here, and why:
+#                                  listed at the end of make test
+#                                  (tests/run-suite.sh); under CI=true a
+#                                  failure unless tests/ci-skips.txt
+#                                  lets it skip there
 #   test_result ok|fail 'title' [LOG]
 #                                  a test decided elsewhere (a tool's own TAP
 #                                  line); LOG's tail is shown when it failed
@@ -30,7 +34,7 @@
 # to files under $TEST_OUT/sanitizer/<test>/ whatever a script does with
 # stderr or exit statuses, and a report fails the test that was running
 # (or done_testing, when none was).
-KEEP='PATH HOME TERM TMPDIR USER LOGNAME OUT BIN TEST_OUT TEST_REF_NS FRESH_ROOT_CACHE CCACHE_DIR'
+KEEP='PATH HOME TERM TMPDIR USER LOGNAME OUT BIN TEST_OUT TEST_REF_NS FRESH_ROOT_CACHE CCACHE_DIR CI'
 if [ -z "${XCS_TEST_ENV:-}" ]; then
 	set --
 	for v in $KEEP; do
@@ -60,6 +64,9 @@ WORKTREE=$TEST_OUT/tree
 export REF_NS BIN OUT WORKTREE
 SAN_DIR=$TEST_OUT/sanitizer/$(basename "$0" .t)
 rm -rf "$SAN_DIR" "$SAN_DIR.seen"
+# the skips of this file, for the suite's list (tests/run-suite.sh)
+SKIP_FILE=$TEST_OUT/skips/$(basename "$0")
+mkdir -p "$TEST_OUT/skips" && : >"$SKIP_FILE" || bail "cannot write $SKIP_FILE"
 mkdir -p "$SAN_DIR"
 ASAN_OPTIONS=exitcode=86:detect_leaks=1:handle_sigill=1:log_path=$SAN_DIR/asan
 export ASAN_OPTIONS
@@ -125,8 +132,21 @@ test_result() {
 	fi
 }
 
+# A skip is never silent: it goes to the suite's list, and under CI=true
+# (CI's own machine is this project's: everything can run there) it is a
+# failure unless tests/ci-skips.txt has "<file>: <title>" with a reason.
 test_skip() {
 	T=$((T + 1))
+	name=$(basename "$0")
+	printf '%s\t%s\t%s\t%s\n' "$name" "$T" "$1" "$2" >>"$SKIP_FILE" ||
+		bail "cannot write $SKIP_FILE"
+	if [ "${CI:-}" = true ] &&
+		! grep -v '^#' "$TOP/tests/ci-skips.txt" 2>/dev/null | cut -f1 |
+			grep -qxF "$name: $1"; then
+		echo "not ok $T - $1 (would skip, but CI must run it: $2; tests/ci-skips.txt does not let it)"
+		FAILED=$((FAILED + 1))
+		return
+	fi
 	echo "ok $T - $1 # SKIP $2"
 }
 

@@ -3,14 +3,15 @@
 # variables; a sanitizer report fails the test that triggered it, even
 # when the tool's failure was the expected one or its stderr was thrown
 # away; a test file that runs another number of tests than it planned
-# fails.
+# fails; a skip is listed at the end of the suite and fails under CI=true
+# unless tests/ci-skips.txt lets it.
 . "$(dirname "$0")/lib.sh"
-plan 4
+plan 6
 
 # mini_suite BODY: a test file with BODY in a scratch copy of the harness;
 # runs it, output in mini.out, exit status in mini.rc
 mini_suite() {
-	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" mini/tests/ &&
+	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" mini/tests/ &&
 	printf '#!/bin/sh\n. "$(dirname "$0")/lib.sh"\n%s\n' "$1" >mini/tests/t.t &&
 	rc=0 && env -u XCS_TEST_ENV TEST_OUT="$SCRATCH/mini-out" sh mini/tests/t.t >mini.out 2>&1 || rc=$?
 	echo "$rc" >mini.rc && cat mini.out
@@ -47,5 +48,28 @@ test_expect_success 'a test file that runs fewer tests than planned fails' '
 	mini_suite "plan 2
 test_expect_success one true
 done_testing" && [ "$(cat mini.rc)" = 1 ] && grep -q "^# planned 2 tests, ran 1" mini.out
+'
+SKIP_BODY="plan 2
+test_expect_success one true
+test_skip \"needs a thing\" \"no thing here\"
+done_testing"
+
+test_expect_success 'a skip passes off CI and is listed, with its reason, before the suite summary' '
+	mini_suite "$SKIP_BODY" && [ "$(cat mini.rc)" = 0 ] &&
+	grep -qx "ok 2 - needs a thing # SKIP no thing here" mini.out &&
+	rc=0 && (cd mini && env -u XCS_TEST_ENV -u CI TEST_OUT="$SCRATCH/suite-out" sh tests/run-suite.sh) >suite.out 2>&1 || rc=$?
+	cat suite.out && [ $rc = 0 ] &&
+	grep -qx "skipped: 1 test(s), and why:" suite.out &&
+	grep -qx "  t.t 2 - needs a thing: no thing here" suite.out &&
+	[ "$(tail -n 1 suite.out)" = "Result: PASS" ]
+'
+
+test_expect_success 'under CI=true a skip fails, unless tests/ci-skips.txt lets that test skip' '
+	CI=true mini_suite "$SKIP_BODY" && [ "$(cat mini.rc)" = 1 ] &&
+	grep -q "^not ok 2 - needs a thing (would skip, but CI must run it: no thing here; tests/ci-skips.txt does not let it)" mini.out &&
+	! grep -qi "^not ok 2 .*# *skip" mini.out &&
+	printf "t.t: needs a thing\tthis machine has no thing\n" >mini/tests/ci-skips.txt &&
+	rm -rf mini-out && CI=true mini_suite "$SKIP_BODY" && [ "$(cat mini.rc)" = 0 ] &&
+	grep -qx "ok 2 - needs a thing # SKIP no thing here" mini.out
 '
 done_testing

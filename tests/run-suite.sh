@@ -1,0 +1,27 @@
+#!/bin/sh
+# run-suite.sh: make test.  prove runs every test file; then the tests
+# that skipped are listed with their reasons (tests/lib.sh test_skip),
+# and prove's summary is repeated so that it stays the last lines.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP" || exit 1
+TEST_OUT=${TEST_OUT:-$TOP/out/test}
+mkdir -p "$TEST_OUT" || exit 1
+rm -rf "$TEST_OUT/skips"
+log=$TEST_OUT/prove.log
+rc=0
+prove -f tests/ 2>&1 | tee "$log" || rc=1
+# tee hides prove's exit status: the summary says it
+grep -qx 'Result: PASS' "$log" || rc=1
+echo
+n=$(cat "$TEST_OUT"/skips/* 2>/dev/null | wc -l)
+if [ "$n" = 0 ]; then
+	echo "skipped: none"
+else
+	echo "skipped: $n test(s), and why:"
+	cat "$TEST_OUT"/skips/* | awk -F '\t' '{ printf "  %s %s - %s: %s\n", $1, $2, $3, $4 }'
+fi
+echo
+# prove's summary again, from "Test Summary Report" or "All tests" on
+sed -n '/^Test Summary Report/,$p; /^All tests successful/,$p' "$log"
+exit $rc
