@@ -276,7 +276,8 @@ static void rtrim(char *s)
 		s[--n] = '\0';
 }
 
-static int add_header(struct mbox_msg *m, char *line)
+static int add_header(struct mbox_msg *m, char *line, unsigned int at,
+		      unsigned int lines)
 {
 	struct mbox_header *nh;
 	char *colon = strchr(line, ':'), *v;
@@ -292,6 +293,8 @@ static int add_header(struct mbox_msg *m, char *line)
 		;
 	nh[m->nhdr].name = strndup(line, colon - line);
 	nh[m->nhdr].value = strdup(v);
+	nh[m->nhdr].line = at;
+	nh[m->nhdr].lines = lines;
 	if (!nh[m->nhdr].name || !nh[m->nhdr].value) {
 		free(nh[m->nhdr].name);
 		free(nh[m->nhdr].value);
@@ -327,6 +330,7 @@ static int parse_raw(struct mbox_msg *m, const char *piece)
 	line++;
 	for (;;) {
 		size_t len = line_at(p, &next);
+		unsigned int at = line;
 
 		h = strndup(p, len);
 		if (!h)
@@ -364,7 +368,7 @@ static int parse_raw(struct mbox_msg *m, const char *piece)
 			p = next;
 			line++;
 		}
-		if (add_header(m, h))
+		if (add_header(m, h, at, line - at))
 			goto oom;
 		free(h);
 	}
@@ -619,14 +623,22 @@ fail:
 	return -1;
 }
 
-const char *mbox_header(const struct mbox_msg *msg, const char *name)
+const struct mbox_header *mbox_header_at(const struct mbox_msg *msg,
+					 const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < msg->nhdr; i++)
 		if (!strcasecmp(msg->hdr[i].name, name))
-			return msg->hdr[i].value;
+			return &msg->hdr[i];
 	return NULL;
+}
+
+const char *mbox_header(const struct mbox_msg *msg, const char *name)
+{
+	const struct mbox_header *h = mbox_header_at(msg, name);
+
+	return h ? h->value : NULL;
 }
 
 /* a unified diff in the patch part: what git apply needs */

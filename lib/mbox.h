@@ -8,6 +8,9 @@
  *   msg->err                            NULL, or why git cannot read this
  *                                       one mail (the others are fine)
  *   mbox_header(msg, "Message-Id")      a header's value (unfolded), or NULL
+ *   mbox_header_at(msg, "Subject")      the first such header: its name,
+ *                                       value, line and the number of lines
+ *                                       it is folded over; or NULL
  *   msg->author, email, subject, date   what git mailinfo -k reads ("" if
  *                                       it finds none)
  *   msg->message, msg->patch            the decoded message and the patch
@@ -36,7 +39,9 @@
 
 struct mbox_header {
 	char *name;
-	char *value;
+	char *value;			/* unfolded */
+	unsigned int line;		/* the file's line where it starts */
+	unsigned int lines;		/* 1, or how many it is folded over */
 };
 
 struct mbox_msg {
@@ -60,6 +65,8 @@ struct mbox {
 
 int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen);
 const char *mbox_header(const struct mbox_msg *msg, const char *name);
+const struct mbox_header *mbox_header_at(const struct mbox_msg *msg,
+					 const char *name);
 int mbox_has_diff(const struct mbox_msg *msg);
 void mbox_bare_subject(const char *subject, char *out, size_t len);
 void mbox_free(struct mbox *box);

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 CHECK=$BIN/series-check
 [ -x "$CHECK" ] || bail "$CHECK is not built: run 'make tools'"
-plan 23
+plan 25
 
 # mail K N [SUBJECT] [DIFF]: a format-patch style mail numbered K/N
 mail() {
@@ -158,6 +158,37 @@ test_expect_success 'one error per fault: an unreadable entry brings no numberin
 	expect_fail "$CHECK" series && [ "$(nerrors)" = 1 ] && grep_err "series:2: status must be" &&
 	good_series && printf "0000-cover.mbox cover\n0001-a.mbox applied\n0001-a.mbox applied\n0002-b.mbox applied\n" >series &&
 	expect_fail "$CHECK" series && [ "$(nerrors)" = 1 ] && grep_err "series:3: file listed twice"
+'
+
+# b4_am MBOX: b4 am (the Debian 12 one, 0.12, as apply.sh runs it) of MBOX
+b4_am() {
+	mkdir -p b4o && XDG_CACHE_HOME=$SCRATCH/b4c GIT_CONFIG_COUNT=2 \
+		GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=t GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=t@example.org \
+		b4 --offline-mode -q -n --no-stdin am -m "$1" -o b4o -n s </dev/null >b4.log 2>&1
+}
+
+test_expect_success 'a folded Subject:, From: or Date: is named: b4 am cannot assemble it' '
+	good_series && "$CHECK" series >before &&
+	sed -i "s/^Subject: \(.*\) do y\$/Subject: \1\n do\n y/" 0001-a.mbox && grep -A2 "^Subject:" 0001-a.mbox &&
+	expect_fail "$CHECK" series &&
+	grep_err "0001-a.mbox:4: the Subject: header is folded over 3 lines: b4 am cannot assemble" &&
+	mail 1 2 >0001-a.mbox && sed -i "s/^Subject: \(.*\) do y\$/Subject: \1\n\tdo y/" 0001-a.mbox &&
+	sed -i "s/^From: \(.*\) </From: \1\n </; s/^Date: \(.*\) 12:/Date: \1\n 12:/" 0000-cover.mbox &&
+	expect_fail "$CHECK" series && [ "$(nerrors)" = 3 ] &&
+	grep_err "0001-a.mbox:4: the Subject: header is folded over 2 lines" &&
+	grep_err "0000-cover.mbox:2: the From: header is folded over 2 lines" &&
+	grep_err "0000-cover.mbox:4: the Date: header is folded over 2 lines" &&
+	{ ! command -v b4 >/dev/null || { cat 0000-cover.mbox 0001-a.mbox 0002-b.mbox >all.mbox &&
+		! b4_am all.mbox && tail -n 1 b4.log | grep "Header values may not contain linefeed"; }; } &&
+	good_series && sed -i "s/^\(Subject: .*\)\$/\1\n /" up.mbox && "$CHECK" series >list && diff before list
+'
+
+test_expect_success 'folded To:, Cc: and References: are valid, and b4 am takes them' '
+	good_series && "$CHECK" series >before &&
+	sed -i "/^Message-Id:/i To: a@example.org,\n b@example.org\nCc: c@example.org,\n\td@example.org,\n e@example.org\nReferences:\n <m0@example.org>" 0001-a.mbox &&
+	grep -A2 "^Cc:" 0001-a.mbox && "$CHECK" series >after && diff before after &&
+	{ ! command -v b4 >/dev/null || { cat 0000-cover.mbox 0001-a.mbox 0002-b.mbox >all.mbox && b4_am all.mbox &&
+		[ "$(grep -c "^From " b4o/s.mbx)" = 2 ]; }; }
 '
 
 test_expect_success 'a path out of the series directory is refused' '

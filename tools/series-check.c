@@ -13,6 +13,8 @@
  *
  * Each mbox holds exactly one mail with From, Date and Subject; cover and
  * applied mails also have a Message-Id (an upstream commit mail may not).
+ * What b4 am cannot assemble is refused in cover and applied mails: a
+ * body line starting with "From ", a folded From:, Date: or Subject:.
  * The cover letter (if any) comes first and is "[PATCH ... 0/N]"; applied
  * patches are numbered 1/N..N/N in series order and carry a diff.
  *
@@ -108,6 +110,33 @@ static void check_from_lines(const struct mbox_msg *m, const char *full)
 	}
 }
 
+/*
+ * b4 am 0.12 reads the mbox with Python's mailbox module, whose headers
+ * keep their folding line breaks, and copies From:, Date: and Subject:
+ * into a new message (get_am_message()), whose header writer refuses a
+ * value with a line break: "ValueError: Header values may not contain
+ * linefeed or carriage return characters", a traceback and no patch
+ * named.  Any fold of those three does it, two lines or more, in the
+ * cover letter too; other headers (To:, Cc:, References:) may be folded.
+ */
+static void check_folds(const struct mbox_msg *m, const char *full)
+{
+	static const char *const names[] = { "From", "Date", "Subject" };
+	char what[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		const struct mbox_header *h = mbox_header_at(m, names[i]);
+
+		if (!h || h->lines < 2)
+			continue;
+		snprintf(what, sizeof(what),
+			 "the %s: header is folded over %u lines: b4 am cannot assemble a mail whose From:, Date: or Subject: is folded (Python: 'Header values may not contain linefeed'); put it on one line",
+			 h->name, h->lines);
+		error(full, h->line, what);
+	}
+}
+
 static void check_mail(struct entry *e, const char *dir, const char *series)
 {
 	char full[PATH_MAX * 2], err[PATH_MAX * 2 + 256], what[PATH_MAX + 300];
@@ -151,8 +180,10 @@ static void check_mail(struct entry *e, const char *dir, const char *series)
 		if (!v || !*v)
 			error(full, m->line, need[i].why);
 	}
-	if (strcmp(e->status, "upstream"))
+	if (strcmp(e->status, "upstream")) {
+		check_folds(m, full);
 		check_from_lines(m, full);
+	}
 	if (!strcmp(e->status, "cover") == !!mbox_has_diff(m))
 		error(full, m->body_line,
 		      strcmp(e->status, "cover") ?
