@@ -167,6 +167,12 @@ if [ "$DEST" != "$PATCHES" ] && [ -d "$PATCHES/upstream" ]; then
 	mkdir -p "$stage/upstream" && cp -r "$PATCHES/upstream/." "$stage/upstream/" ||
 		die "write: could not copy $PATCHES/upstream into '$stage' (disk full?); $DEST is unchanged"
 fi
+# The renames are not cut by a signal, which would leave $DEST half old,
+# half new: one that comes now is acted on once they are done.
+late=
+trap 'late=130' INT
+trap 'late=143' TERM
+trap 'late=129' HUP
 if [ -r "$DEST/series" ]; then
 	awk '!/^#/ && ($2 == "cover" || $2 == "applied") { print $1 }' "$DEST/series" |
 	while read -r old; do
@@ -182,4 +188,8 @@ fi
 for f in "$stage"/*.mbox "$stage/series"; do
 	mv -f "$f" "$DEST/"
 done
+if [ -n "$late" ]; then
+	printf '%s: interrupted once the export was being renamed into %s: it is there whole\n' "$PROG" "$DEST" >&2
+	exit "$late"
+fi
 progress export "wrote $((n + 1)) mails and series to $DEST"

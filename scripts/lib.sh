@@ -137,6 +137,12 @@ wgit() {
 	git -C "$WORKTREE" "$@"
 }
 
+# wam ARG...: git am in $WORKTREE, with its gc --auto in the foreground:
+# one it detached would hold the run's worktree_lock long after the run
+wam() {
+	wgit -c gc.autoDetach=false -c maintenance.autoDetach=false am "$@"
+}
+
 # worktree_check: $WORKTREE exists and is a worktree of $(kernel_repo).
 # Check it before moving the worktree or writing a ref: with KERNEL_TREE
 # naming another repository, commits and refs would land in two places.
@@ -151,12 +157,101 @@ worktree_check() {
 		die "worktree: $WORKTREE belongs to the repository $wt_common, not to $(kernel_repo) (KERNEL_TREE): use the repository it belongs to, or remove it ('rm -rf $WORKTREE; git -C $wt_common worktree prune'); nothing changed"
 }
 
+# Owners of locks and markers.  A pid alone is given again to other
+# processes: an owner is "PID START BOOT", the pid, its start time and the
+# boot, and it is alive only while all three match (bench-vm/rundir.sh
+# keeps the same record for its run directories).
+#
+# proc_start PID: the process's start time, in clock ticks after boot
+# (field 22 of /proc/PID/stat; the command name before it may hold
+# blanks and parentheses, so the fields are counted after its last ')');
+# nothing for a zombie, which is dead
+proc_start() {
+	case $1 in '' | *[!0-9]*) return 0 ;; esac
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '$1 != "Z" && $1 != "X" { print $20 }'
+}
+
+boot_id() {
+	cat /proc/sys/kernel/random/boot_id
+}
+
+# proc_owner: this shell's owner record, "PID START BOOT"
+proc_owner() {
+	printf '%s %s %s\n' "$$" "$(proc_start $$)" "$(boot_id)"
+}
+
+# owner_alive PID START BOOT: that process is still running
+owner_alive() {
+	[ -n "${2:-}" ] && [ "${3:-}" = "$(boot_id)" ] && [ "$(proc_start "$1")" = "$2" ]
+}
+
+# proc_ancestor PID: PID is this shell or one of its ancestors
+proc_ancestor() {
+	pa_p=$$
+	while [ "$pa_p" -gt 1 ] 2>/dev/null; do
+		[ "$pa_p" != "$1" ] || return 0
+		pa_p=$(sed 's/.*) //' "/proc/$pa_p/stat" 2>/dev/null | cut -d' ' -f2)
+	done
+	return 1
+}
+
+# worktree_lock WHAT: this run is the only run of the toolkit that
+# changes $WORKTREE (apply, repin, range-diff) until it exits, or the
+# run is refused at once, naming the live run that holds the lock: pid
+# and WHAT.  The lock is flock(1)'s on $gitdir/x86-copy-series.lock: the
+# kernel lets go of it when the last process holding it ends, a SIGKILL
+# included, so nothing stale is ever taken for a lock.  The file also
+# names its holder (an owner record, then WHAT).  The processes of the
+# run hold it too: a git am that goes on after its apply was killed
+# keeps it, and the next run waits for it (up to 30 s), never cleaning
+# under a running am.  A run that a holder started (range-diff and
+# trailers run apply.sh) goes on under its lock.
+worktree_lock() {
+	wl_file=$(wgit rev-parse --absolute-git-dir)/x86-copy-series.lock ||
+		die "worktree: $WORKTREE: git cannot read it"
+	if [ "${XCS_WORKTREE_LOCK:-}" = "$wl_file" ] &&
+	   read -r wl_pid wl_start wl_boot wl_what <"$wl_file" 2>/dev/null &&
+	   [ "$wl_pid $wl_start $wl_boot" = "${XCS_WORKTREE_LOCK_OWNER:-}" ] &&
+	   owner_alive "$wl_pid" "$wl_start" "$wl_boot" && proc_ancestor "$wl_pid"; then
+		return 0
+	fi
+	command exec 8>>"$wl_file" ||
+		die "lock: cannot open '$wl_file' (see above); nothing changed"
+	wl_n=0
+	until flock -n 8; do
+		wl_pid='' wl_start='' wl_boot='' wl_what=''
+		read -r wl_pid wl_start wl_boot wl_what <"$wl_file" 2>/dev/null || true
+		owner_alive "$wl_pid" "$wl_start" "$wl_boot" &&
+			die "lock: another run is changing $WORKTREE: ${wl_what:-a run of the toolkit}, pid $wl_pid: wait for it to end (or stop it: kill $wl_pid); nothing changed"
+		# its owner is gone: processes it started still hold the lock
+		# (a git am going on, or ending); a new owner may be writing
+		# its name: look again
+		wl_n=$((wl_n + 1))
+		[ "$wl_n" -le 300 ] ||
+			die "lock: processes of a run that is no longer alive (pid ${wl_pid:-unknown}) still hold $wl_file: end them (fuser -v '$wl_file' lists them); nothing changed"
+		[ "$wl_n" != 10 ] ||
+			progress lock "waiting for the processes of a run that is no longer alive (pid ${wl_pid:-unknown}) to let go of $WORKTREE"
+		sleep 0.1
+	done
+	XCS_WORKTREE_LOCK_OWNER=$(proc_owner)
+	printf '%s %s\n' "$XCS_WORKTREE_LOCK_OWNER" "$1" >"$wl_file" ||
+		die "lock: cannot write '$wl_file' (disk full?); nothing changed"
+	XCS_WORKTREE_LOCK=$wl_file
+	export XCS_WORKTREE_LOCK XCS_WORKTREE_LOCK_OWNER
+}
+
 # A git am of the toolkit in $WORKTREE (apply, repin) leaves this marker in
 # the worktree's own git directory while it runs: a run killed outright
 # (SIGKILL, a power cut) is then known to be ours, and the next one cleans
-# what it left, instead of calling it the user's local changes.
+# what it left, instead of calling it the user's local changes.  It holds
+# the owner record of the run, then what it does (am_marker_write WHAT);
+# a marker whose owner is alive is a run's that goes on, never cleaned.
 am_marker() {
 	printf '%s/x86-copy-series-am\n' "$(wgit rev-parse --absolute-git-dir)"
+}
+
+am_marker_write() {
+	printf '%s %s\n' "$(proc_owner)" "$1" >"$(am_marker)"
 }
 
 # am_restore PATCH: put the files PATCH names back as HEAD has them (a new
@@ -174,9 +269,71 @@ am_restore() {
 	done
 }
 
+# index_lock_free GITDIR: GITDIR holds no index.lock: one a running
+# process has open (a git of this run, ending) is waited for, up to 30 s;
+# one that no process has open (a git killed in the middle) is removed
+index_lock_free() {
+	ilf=$1/index.lock ilf_n=0
+	while [ -e "$ilf" ]; do
+		if [ -z "$(find /proc/[0-9]*/fd -lname "$ilf" 2>/dev/null | head -n 1)" ]; then
+			rm -f "$ilf" || return 1
+			continue
+		fi
+		ilf_n=$((ilf_n + 1))
+		[ "$ilf_n" -le 300 ] || {
+			echo "a running git holds $ilf (fuser -v '$ilf')" >&2
+			return 1
+		}
+		sleep 0.1
+	done
+}
+
+# am_undo [COMMIT]: end the toolkit's git am in $WORKTREE whatever state
+# a signal, a kill or a failure left git in (index.lock behind, the am in
+# progress, the files of a patch half written, a file staged), and, with
+# COMMIT, check COMMIT out (the caller's run began with a clean tree: a
+# file staged that HEAD lacks is removed).  It runs in a subshell with set -e off, so it
+# never ends its caller half-way (a trap, under set -e): 0 when no am is
+# left and, with COMMIT, the worktree is at COMMIT and clean; else 1 and
+# the reason on stderr.
+am_undo() (
+	set +e
+	gd=$(wgit rev-parse --absolute-git-dir) || {
+		echo "git cannot read $WORKTREE" >&2
+		exit 1
+	}
+	index_lock_free "$gd" || exit 1
+	[ ! -f "$gd/rebase-apply/patch" ] || am_restore "$gd/rebase-apply/patch" 2>/dev/null
+	index_lock_free "$gd" || exit 1
+	# with COMMIT, the caller's run owns the tree, clean when it began: a
+	# file staged that HEAD lacks is the run's, and the abort and the
+	# checkout would leave it behind, untracked
+	[ -z "${1:-}" ] ||
+		wgit diff --cached --name-only --no-renames --diff-filter=A -z HEAD 2>/dev/null |
+		(cd "$WORKTREE" && xargs -0 -r rm -f --)
+	if [ -d "$gd/rebase-apply" ]; then
+		# git am wants a committer even to abort
+		committer_env
+		wgit am --abort >/dev/null 2>&1 || wgit am --quit >/dev/null 2>&1 || {
+			echo "git am --abort and --quit failed in $WORKTREE" >&2
+			exit 1
+		}
+	fi
+	[ -n "${1:-}" ] || exit 0
+	au_err=$(wgit checkout -q -f --detach "$1" 2>&1) || {
+		echo "git checkout of $1 failed: $au_err" >&2
+		exit 1
+	}
+	[ "$(wgit rev-parse HEAD 2>/dev/null)" = "$(wgit rev-parse "$1^{commit}" 2>/dev/null)" ] &&
+	[ -z "$(wgit status --porcelain --untracked-files=no 2>/dev/null)" ] || {
+		echo "$WORKTREE is not clean at $1 after the checkout (git -C $WORKTREE status)" >&2
+		exit 1
+	}
+)
+
 # am_clean_stale: end a git am of ours that a killed run left in $WORKTREE,
 # and restore the files of the patch it was applying; refuse an am that is
-# not ours
+# not ours, and a marker whose run is alive.  Call it under worktree_lock.
 am_clean_stale() {
 	gd=$(wgit rev-parse --absolute-git-dir) && mk=$(am_marker) ||
 		die "worktree: $WORKTREE: git cannot read it"
@@ -185,19 +342,13 @@ am_clean_stale() {
 			die "worktree: a git am that the toolkit did not start is in progress in $WORKTREE: end it ('git -C $WORKTREE am --abort'), then run this again; nothing changed"
 		return 0
 	fi
+	acs_pid='' acs_start='' acs_boot='' acs_what=''
+	read -r acs_pid acs_start acs_boot acs_what <"$mk" 2>/dev/null || true
+	! owner_alive "$acs_pid" "$acs_start" "$acs_boot" ||
+		die "worktree: a run of the toolkit is applying patches in $WORKTREE: ${acs_what:-a git am}, pid $acs_pid: wait for it to end; nothing changed"
 	progress worktree "cleaning up after an interrupted run ($(head -n 1 "$mk"))"
-	# git leaves its lock when it is killed: ours, when no process holds it
-	if [ -e "$gd/index.lock" ] &&
-	   [ -z "$(find /proc/[0-9]*/fd -lname "$gd/index.lock" 2>/dev/null | head -n 1)" ]; then
-		rm -f "$gd/index.lock"
-	fi
-	if [ -d "$gd/rebase-apply" ]; then
-		[ ! -f "$gd/rebase-apply/patch" ] || am_restore "$gd/rebase-apply/patch"
-		# git am wants a committer even to abort
-		committer_env
-		wgit am --abort >/dev/null 2>&1 || wgit am --quit >/dev/null 2>&1 ||
-			die "worktree: could not end the interrupted git am in $WORKTREE: run 'git -C $WORKTREE am --abort'"
-	fi
+	acs_why=$(am_undo 2>&1) ||
+		die "worktree: could not end the interrupted git am in $WORKTREE: $acs_why: run 'git -C $WORKTREE am --abort'"
 	rm -f "$mk"
 }
 

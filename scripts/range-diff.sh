@@ -10,11 +10,14 @@
 # The previous patches/ is applied on the base its cover letter names
 # (base-commit:) to refs/x86-copy-series/prev; the current series must be
 # applied ('make apply').  An unknown PREV, or one without patches/series,
-# is refused before anything is written.
+# is refused before anything is written.  It holds the worktree's lock
+# (lib.sh: worktree_lock) from the apply of the previous version until
+# the worktree is back at the series head.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 worktree_check
+worktree_lock "range-diff of the series against ${PREV:-its previous version}"
 head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
 	die "series: $REF_NS/series is not set: run 'make apply' first"
 base=$(base_commit)

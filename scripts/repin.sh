@@ -18,7 +18,9 @@
 # TO_DEBIAN, scripts/pin.conf and the kernel-tree gitlink rewritten for you
 # to commit).  A failed or interrupted re-pin leaves the pin, the refs and
 # the worktree as they were; TO and TO_DEBIAN together, or a TO_DEBIAN
-# that is no Debian version, are refused before anything is done.
+# that is no Debian version, are refused before anything is done.  One
+# run at a time: an apply, repin or range-diff that runs is named and the
+# repin refused (lib.sh: worktree_lock); a signal says "interrupted".
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -39,6 +41,7 @@ fi
 [ -n "${TO:-}${TO_DEBIAN:-}" ] || usage_die "TO=<rev> or TO_DEBIAN=<version> make repin"
 
 worktree_check
+worktree_lock "repin onto ${TO:-$TO_DEBIAN}"
 am_clean_stale
 old_base=$(base_commit)
 old_head=$(kgit rev-parse -q --verify "$REF_NS/series" || echo "$old_base")
@@ -78,21 +81,30 @@ new_base=$(kgit rev-parse -q --verify "$TO^{commit}") ||
 [ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 	die "worktree: $WORKTREE has local changes: commit or discard them first"
 # on any exit before the refs move (a conflict, a signal, an error): end
-# the am, restore the files of the patch it was in, back to the old head
+# the am, restore the files of the patch it was in, back to the old head,
+# whatever state git is in (index.lock behind: lib.sh am_undo); set -e
+# is off, so that a failing git cannot end it before its message
+sig=
 restore() {
-	gd=$(wgit rev-parse --absolute-git-dir)
-	[ ! -f "$gd/rebase-apply/patch" ] || am_restore "$gd/rebase-apply/patch"
-	wgit am --abort >/dev/null 2>&1 || wgit am --quit >/dev/null 2>&1 || true
-	wgit checkout -q -f --detach "$old_head"
-	rm -f "$(am_marker)" "$TOP/scripts/pin.conf.new"
+	set +e
+	if why=$(am_undo "$old_head" 2>&1); then
+		rm -f "$(am_marker)"
+		why=
+	fi
+	rm -f "$TOP/scripts/pin.conf.new"
+	if [ -n "$why" ]; then
+		warn "worktree: $WORKTREE could not be put back at $old_head: $why; the next repin or apply cleans it up"
+	elif [ -n "$sig" ]; then
+		printf '%s: interrupted (%s): the pin, the refs and %s are as they were\n' "$PROG" "$sig" "$WORKTREE" >&2
+	fi
 }
 committer_env
-printf 'repin onto %s, pid %s\n' "$new_base" "$$" >"$(am_marker)" ||
+am_marker_write "repin onto $new_base" ||
 	die "worktree: cannot write '$(am_marker)' (disk full?); nothing changed"
 trap restore EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+trap 'sig=SIGINT; exit 130' INT
+trap 'sig=SIGTERM; exit 143' TERM
+trap 'sig=SIGHUP; exit 129' HUP
 wgit checkout -q --detach "$new_base"
 
 progress repin "$(printf %.12s "$old_base") -> $(printf %.12s "$new_base") ($TO)"
@@ -129,10 +141,10 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 		die "work: cannot write '$work/status' (disk full?)"
 	case $status in
 	applies|applies-offset)
-		wgit am -q "$p" >/dev/null 2>&1 || { wgit am --abort; die "git am: git am of $f failed after patch said it applies"; } ;;
+		wam -q "$p" >/dev/null 2>&1 || die "git am: git am of $f failed after patch said it applies" ;;
 	applies-fuzz)
-		wgit am -q -3 "$p" >/dev/null 2>&1 || {
-			wgit am --abort
+		wam -q -3 "$p" >/dev/null 2>&1 || {
+			am_undo HEAD || die "git am: could not end the failed git am of $f (see above)"
 			sed -i "\$s/^applies-fuzz /conflict       /" "$work/status"
 			conflicts=$((conflicts + 1))
 		} ;;

@@ -62,7 +62,21 @@ for f in $(cat "$tmp.list"); do
 	cp "$tmp/$f" "$PATCHES/$f.trailers-new" ||
 		die "write: cannot write '$PATCHES/$f.trailers-new' (disk full?); patches/ is unchanged"
 done
+# the renames are not cut by a signal, which would leave some patches
+# with their trailers and others without: one that comes now is acted on
+# once they are done
+late=
+trap 'late=130' INT
+trap 'late=143' TERM
+trap 'late=129' HUP
 for f in $(cat "$tmp.list"); do
 	mv -f "$PATCHES/$f.trailers-new" "$PATCHES/$f"
 done
+if [ -n "$late" ]; then
+	printf '%s: interrupted once the trailers were being renamed into %s: every patch has its trailers; run make apply\n' "$PROG" "$PATCHES" >&2
+	exit "$late"
+fi
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap - HUP
 [ -n "${NO_APPLY:-}" ] || sh "$TOP/scripts/apply.sh"
