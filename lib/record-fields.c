@@ -143,10 +143,12 @@ static int check_params(struct record *r, json_object *o)
 					   number_params[i], type_name(v));
 	for (i = 0; i < ARRAY_SIZE(string_params); i++)
 		if (json_object_object_get_ex(r->params, string_params[i], &v) && v &&
-		    !json_object_is_type(v, json_type_string))
+		    (!json_object_is_type(v, json_type_string) || !*json_object_get_string(v)))
 			return record_fail(r->file, r->line,
-					   "field 'params.%s' is %s, not a string",
-					   string_params[i], type_name(v));
+					   "field 'params.%s' is %s, not a string of a name",
+					   string_params[i],
+					   json_object_is_type(v, json_type_string) ? "empty" :
+					   type_name(v));
 	/* QEMU's -cpu: "qemu_cpu"; records before the rename say "cpu_model" */
 	r->qemu_cpu = record_param_str(r, "qemu_cpu");
 	if (!r->qemu_cpu)
@@ -178,20 +180,20 @@ int record_parse(struct record *r, json_object *o)
 {
 	static const struct {
 		const char *key;
-		int required;
+		int required, nonempty;
 		size_t off;
 	} strs[] = {
-		{ "suite", 1, offsetof(struct record, suite) },
-		{ "case", 1, offsetof(struct record, case_name) },
-		{ "metric", 1, offsetof(struct record, metric) },
-		{ "unit", 1, offsetof(struct record, unit) },
-		{ "commit", 0, offsetof(struct record, commit) },
-		{ "kernel", 0, offsetof(struct record, kernel) },
-		{ "accel", 0, offsetof(struct record, accel) },
-		{ "clock", 0, offsetof(struct record, clock) },
-		{ "host", 0, offsetof(struct record, host) },
-		{ "time", 0, offsetof(struct record, time) },
-		{ "error", 0, offsetof(struct record, error) },
+		{ "suite", 1, 1, offsetof(struct record, suite) },
+		{ "case", 1, 1, offsetof(struct record, case_name) },
+		{ "metric", 1, 1, offsetof(struct record, metric) },
+		{ "unit", 1, 1, offsetof(struct record, unit) },
+		{ "commit", 0, 1, offsetof(struct record, commit) },
+		{ "kernel", 0, 0, offsetof(struct record, kernel) },
+		{ "accel", 0, 1, offsetof(struct record, accel) },
+		{ "clock", 0, 1, offsetof(struct record, clock) },
+		{ "host", 0, 0, offsetof(struct record, host) },
+		{ "time", 0, 0, offsetof(struct record, time) },
+		{ "error", 0, 0, offsetof(struct record, error) },
 	};
 	json_object *samples, *v;
 	const char *schema;
@@ -214,6 +216,9 @@ int record_parse(struct record *r, json_object *o)
 		}
 		if (strs[i].required && !*dst)
 			return record_fail(r->file, r->line, "field '%s' is missing", strs[i].key);
+		if (strs[i].nonempty && *dst && !**dst)
+			return record_fail(r->file, r->line, "field '%s' is empty: %s", strs[i].key,
+					   "a name is never empty (the producer leaves out what it does not know)");
 	}
 	if (!r->clock)
 		r->clock = "wall";

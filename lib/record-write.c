@@ -145,6 +145,45 @@ void record_set(json_object *rec, const char *key, json_object *value)
 	json_object_object_add(rec, key, value);
 }
 
+int record_json_parse(const char *text, json_object **v)
+{
+	json_tokener *tok = json_tokener_new();
+	size_t len = strlen(text);
+	int ok;
+
+	*v = NULL;
+	if (!tok)
+		return -1;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	/* the NUL too: it ends a number ("12"), which json-c would wait on */
+	*v = json_tokener_parse_ex(tok, text, len + 1);
+	ok = json_tokener_get_error(tok) == json_tokener_success &&
+	     json_tokener_get_parse_end(tok) >= len;
+	json_tokener_free(tok);
+	if (!ok) {
+		json_object_put(*v);
+		*v = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* a name or string field of the record that is empty: no reader takes it */
+static int empty_name(json_object *rec)
+{
+	static const char *const keys[] = {
+		"suite", "case", "metric", "unit", "commit", "accel", "clock", NULL,
+	};
+	json_object *v;
+	size_t i;
+
+	for (i = 0; keys[i]; i++)
+		if (json_object_object_get_ex(rec, keys[i], &v) &&
+		    json_object_is_type(v, json_type_string) && !*json_object_get_string(v))
+			return 1;
+	return 0;
+}
+
 /* a NaN or an infinity anywhere in V: json-c would write "NaN" */
 static int non_finite(json_object *v)
 {
@@ -178,9 +217,10 @@ int record_write(FILE *f, json_object *rec)
 	const char *s;
 	int r = 0, e = 0;
 
-	if (non_finite(rec)) {
+	if (non_finite(rec) || empty_name(rec)) {
+		e = non_finite(rec) ? EDOM : EINVAL;
 		json_object_put(rec);
-		errno = EDOM;
+		errno = e;
 		return -1;
 	}
 	s = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |

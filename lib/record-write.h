@@ -14,12 +14,17 @@
  *   rec = record_new(&ctx, suite, case, metric, unit)
  *   record_add_sample(rec, value)   as many times as there are samples
  *   record_set(rec, "key", json)    optional extra fields (params, notes)
+ *   record_json_parse(text, &v)     TEXT as one JSON value, all of it
+ *                                   (strict: "1 2", "0x10" or "NaN" are
+ *                                   not one): 0, or -1
  *   record_write(stdout_or_file, rec)  one line, flushed; frees rec;
  *                                   -1 with errno when it did not reach
- *                                   the file (a full disk), or EDOM when
- *                                   a number of it is NaN or infinite
- *                                   (never written: record-read.h refuses
- *                                   it too)
+ *                                   the file (a full disk), EDOM when
+ *                                   a number of it is NaN or infinite,
+ *                                   or EINVAL when a name (suite, case,
+ *                                   metric, unit) or commit, accel or
+ *                                   clock is empty (never written:
+ *                                   record-read.h refuses both too)
  *   record_close(stdout_or_file)    flush and close: -1 with errno when
  *                                   anything written was lost; a producer
  *                                   names the file and exits non-zero
@@ -60,6 +65,7 @@ json_object *record_new(const struct record_ctx *ctx, const char *suite,
 			const char *unit);
 void record_add_sample(json_object *rec, double value);
 void record_set(json_object *rec, const char *key, json_object *value);
+int record_json_parse(const char *text, json_object **v);
 int record_write(FILE *f, json_object *rec);
 int record_close(FILE *f);
 

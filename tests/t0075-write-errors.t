@@ -3,11 +3,14 @@
 # record CLI, too): a
 # full disk (/dev/full for stdout, 'ulimit -f' for a file) is an error that
 # names what could not be written, exit 1, never a short file and exit 0.
+# record-write writes no record that no reader would take: an empty name,
+# a --json value or a sample that is not all of its text; and the reader
+# refuses such a record written by another hand.
 . "$(dirname "$0")/lib.sh"
 for t in series-check trailers-collect changelog-lint record-write; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
-plan 5
+plan 7
 
 # full CMD...: CMD with stdout on /dev/full must exit 1 and say so
 full() {
@@ -48,6 +51,42 @@ test_expect_success 'reading an mbox: a TMPDIR that is full is named, nothing le
 	 cat err; [ $rc = 1 ] &&
 	 grep -Eq "mbox:0: git mailsplit (wrote [0-9]+ of its [0-9]+ bytes into .$SCRATCH/tmp/.*.: is the disk full\?|into .$SCRATCH/tmp/.*. failed: fatal: cannot write output: File too large)" err) &&
 	[ -z "$(ls tmp)" ]
+'
+
+# rw ARGS...: record-write ARGS is a usage error (exit 2) and writes nothing
+rw() {
+	rc=0; "$BIN/record-write" --to rw.jsonl "$@" 2>err || rc=$?; cat err
+	[ $rc = 2 ] && [ ! -s rw.jsonl ] && grep -q "^record-write: usage: " err
+}
+
+test_expect_success 'record-write: empty names, a value or a sample with more text: usage errors' '
+	set -- --suite s --case c --metric m --unit ms &&
+	rw --suite "" --case c --metric m --unit ms 1 && grep -q -- "--suite .*: empty" err &&
+	rw --suite s --case "" --metric m --unit ms 1 &&
+	rw --suite s --case c --metric "" --unit ms 1 && grep -q -- "--metric .*: empty" err &&
+	rw --suite s --case c --metric m --unit "" 1 &&
+	rw "$@" --commit "" 1 && rw "$@" --accel "" 1 && rw "$@" --kernel "" 1 &&
+	rw "$@" --json "k=1 2" 1 && grep -q "not one JSON value, all of the text: .1 2." err &&
+	rw "$@" --json "k={\"a\": 1} x" 1 && rw "$@" --json "k=" 1 &&
+	for x in 0x10 1x "1 2" inf nan ""; do rw "$@" "$x" || return 1; done &&
+	grep -q "a sample is a finite number .*, not ..$" err &&
+	"$BIN/record-write" "$@" --json "k=1" --json "j={\"a\": [1, 2.5]}" --json "z=null" 1e3 2.5 >ok.jsonl &&
+	grep -q "\"samples\":\[1000.0,2.5\]" ok.jsonl && grep -q "\"k\":1,\"j\":{\"a\":\[1,2.5\]},\"z\":null" ok.jsonl
+'
+
+test_expect_success 'the reader refuses empty names and empty string fields, naming file and line' '
+	"$BIN/record-write" --suite bench-vm --case nd_pmem/rebind --metric memmap_init_ms --unit ms \
+		--commit 2222222222222222222222222222222222222222 --accel tcg \
+		--json "params={\"qemu_cpu\": \"max\"}" 1 2 >good.jsonl &&
+	"$BIN/ci-report" good.jsonl >/dev/null &&
+	for f in suite case metric unit commit accel clock; do
+		sed "s/\"$f\":\"[^\"]*\"/\"$f\":\"\"/" good.jsonl >bad.jsonl &&
+		grep -q "\"$f\":\"\"" bad.jsonl &&
+		expect_fail "$BIN/ci-report" bad.jsonl &&
+		grep_err "^ci-report: records: bad.jsonl:1: field .$f. is empty" || return 1
+	done &&
+	sed "s/\"qemu_cpu\":\"max\"/\"qemu_cpu\":\"\"/" good.jsonl >bad.jsonl &&
+	expect_fail "$BIN/ci-report" bad.jsonl && grep_err "bad.jsonl:1: field .params.qemu_cpu. is empty"
 '
 
 done_testing

@@ -10,10 +10,13 @@
  *                [--to FILE] [SAMPLE...]
  *
  * --field adds a string field, --json a field of any JSON value (true,
- * 3, {"a": 1}); --to appends the line to FILE (created when missing),
- * else it goes to stdout.  The CPU is the host's (CPUID), accel "host"
- * unless given.  A sample that is not a finite number is a usage error;
- * a JSON value with NaN or an infinity is refused by the writer.  Exit 1
+ * 3, {"a": 1}), all of its text ("1 2" is no value); --to appends the
+ * line to FILE (created when missing), else it goes to stdout.  The CPU
+ * is the host's (CPUID), accel "host" unless given.  Names (suite, case,
+ * metric, unit, a field's KEY) and the values of --commit, --kernel,
+ * --accel and --error are never empty.  A sample is a finite JSON number
+ * ("0x10" and "inf" are not), else a usage error; a JSON value with NaN
+ * or an infinity is refused by the writer.  Exit 1
  * when the record cannot be written (a full disk: the file is named), 2
  * on usage.
  */
@@ -38,6 +41,16 @@ static void usage_exit(const char *why, const char *what)
 	exit(2);
 }
 
+/* a name or value given empty: a record of it could never be read */
+static void nonempty(const char *opt, const char *value)
+{
+	if (value && !*value) {
+		fprintf(stderr, PROG ": usage: %s '': %s\n", opt,
+			"empty; a name is never empty (leave out what is not known)");
+		usage_exit(NULL, NULL);
+	}
+}
+
 struct field {
 	const char *key, *value;
 	int json;
@@ -52,10 +65,9 @@ static void set_field(json_object *rec, const struct field *f)
 		record_set(rec, f->key, json_object_new_string(f->value));
 		return;
 	}
-	v = json_tokener_parse(f->value);
-	if (!v && strcmp(f->value, "null")) {
+	if (record_json_parse(f->value, &v)) {
 		json_object_put(rec);
-		usage_exit("--json: not a JSON value:", f->value);
+		usage_exit("--json: not one JSON value, all of the text:", f->value);
 	}
 	record_set(rec, f->key, v);
 }
@@ -148,18 +160,31 @@ int main(int argc, char **argv)
 	}
 	if (!suite || !case_name || !metric || !unit)
 		usage_exit(NULL, NULL);
+	nonempty("--suite", suite);
+	nonempty("--case", case_name);
+	nonempty("--metric", metric);
+	nonempty("--unit", unit);
+	nonempty("--commit", ctx.commit);
+	nonempty("--kernel", ctx.kernel);
+	nonempty("--accel", ctx.accel);
+	nonempty("--error", error);
 	record_cpu_host(&ctx.cpu);
 	rec = record_new(&ctx, suite, case_name, metric, unit);
 	for (; optind < argc; optind++) {
-		char *end;
-		double x;
+		json_object *v;
+		double x = NAN;
 
-		errno = 0;
-		x = strtod(argv[optind], &end);
-		if (errno || end == argv[optind] || *end || !isfinite(x)) {
+		if (!record_json_parse(argv[optind], &v) &&
+		    (json_object_is_type(v, json_type_int) ||
+		     json_object_is_type(v, json_type_double)))
+			x = json_object_get_double(v);
+		if (!isfinite(x)) {
+			json_object_put(v);
 			json_object_put(rec);
-			usage_exit("a sample is a finite number, not", argv[optind]);
+			free(fields);
+			usage_exit("a sample is a finite number (12, 2.5, 1e3), not", argv[optind]);
 		}
+		json_object_put(v);
 		record_add_sample(rec, x);
 	}
 	if (error)
@@ -175,7 +200,9 @@ int main(int argc, char **argv)
 	}
 	if (record_write(out, rec) || record_close(out)) {
 		fprintf(stderr, PROG ": write: %s: %s\n", to ? to : "stdout",
-			errno == EDOM ? "a number is NaN or infinite: no record" : strerror(errno));
+			errno == EDOM	  ? "a number is NaN or infinite: no record" :
+			errno == EINVAL ? "a name or field is empty: no record" :
+					  strerror(errno));
 		return 1;
 	}
 	return 0;
