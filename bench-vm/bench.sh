@@ -21,7 +21,8 @@
 # where its partial results are (exit 128+N); killed outright, it
 # replaces nothing either, and run.sh gets TERM from the parent-death
 # signal.  The next run removes run directories of runs no longer alive.
-# A run.sh usage error (a bad NS_SIZE, ...) ends the run at once, exit 2.
+# A run.sh usage error (a bad NS_SIZE, ...) ends the run before its first
+# kernel (run.sh --check), exit 2.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$(dirname "$0")/rundir.sh"
@@ -48,6 +49,11 @@ BENCH_VM_RUN=bench.sh-$$-$(date +%s)
 export PAGES_CHECKOUT BENCH_VM_RUN
 mkdir -p "$OUT/bench-vm" || die "results: cannot create $OUT/bench-vm"
 runs_clean "$OUT" '.bench-vm-run.*' "the results"
+# every option and variable as run.sh checks them, before the first
+# kernel runs (and before its later kernels would be refused one by one)
+rc=0
+sh "$TOP/bench-vm/run.sh" --check >/dev/null || rc=$?
+[ "$rc" = 0 ] || die_rc "$rc" "run.sh refused its options (above): the run stops, $OUT/bench-vm is unchanged"
 run_dir_make "$OUT" .bench-vm-run
 # shellcheck disable=SC2154 # run_dir_make (rundir.sh) sets it
 stage=$run_dir

@@ -8,6 +8,11 @@
 #
 #   run.sh [options] COMMIT       the kernel of out/build/COMMIT (full id)
 #   run.sh [options] --kernel BZIMAGE [--commit ID]
+#   run.sh [options] --check      check the options and variables below as
+#                                 a run checks them, print those that decide
+#                                 its results (a line each), run and write
+#                                 nothing (ci/steps.sh: before any step runs,
+#                                 and the inputs of its stamp)
 # Options (environment in brackets):
 #   --ns-size SIZE   each NVDIMM, QEMU size syntax [NS_SIZE=100G]
 #   --rebinds N      rebinds per driver [REBINDS=30]
@@ -20,6 +25,13 @@
 #                    instructions at 1 ns each: exact, repeatable on any
 #                    host, not hardware time), wall, or auto: icount under
 #                    TCG, wall under KVM [CLOCK=auto]
+#   --model M        none, or cache: QEMU loads bench-vm-model.so (TCG only,
+#                    bench-vm/plugin) beside the clock: exact counts per
+#                    bind of instructions, loads, stores, streaming stores,
+#                    REP MOVS/STOS, fences and misses of a modelled L1d and
+#                    LLC, est_cycles, per guest function (the kernel's
+#                    System.map) [MODEL=none]; MODEL_ARGS=key=value,...
+#                    sets the model's parameters (bench-vm/plugin/plugin.c)
 #   --timeout S      the watchdog: QEMU is killed S seconds after the
 #                    agent's hello [TIMEOUT]; before the hello it has
 #                    BOOT_TIMEOUT seconds [120]
@@ -48,9 +60,9 @@
 # A run writes into DIR/.run.XXXXXX and replaces DIR's records and logs
 # of the run before only once QEMU has ended (bench-vm/rundir.sh): a
 # complete run; a failed one (guest error, watchdog); or one interrupted
-# by INT, TERM or HUP, whose partial records end with an error record
-# saying so.  A run that stops before QEMU starts, cannot write its
-# records or logs (a full disk: an error naming the file), or is killed
+# by INT, TERM, HUP or PIPE (the reader of its log gone), whose partial
+# records end with an error record saying so.  A run that stops before
+# QEMU starts, cannot write its records or logs (a full disk: an error naming the file), or is killed
 # (SIGKILL) leaves DIR as it was.  Exit status: 0 when the agent
 # finished, 1 otherwise (the records keep the partial samples and an error
 # record), 2 for usage and for options that QEMU cannot take, 128+N when
@@ -68,6 +80,8 @@ REBINDS=${REBINDS:-30}
 CPU=${CPU:-max}
 ACCEL=${ACCEL:-auto}
 CLOCK=${CLOCK:-auto}
+MODEL=${MODEL:-none}
+MODEL_ARGS=${MODEL_ARGS:-}
 TIMEOUT=${TIMEOUT:-}
 # A guest under KVM or TCG says hello about a second after QEMU starts.
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-120}
@@ -91,10 +105,10 @@ PAGES=${PAGES:-}
 NVDIMM_DIR=${NVDIMM_DIR:-/dev/shm}
 
 usage() {
-	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID])"
+	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--model none|cache] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID] | --check)"
 }
 
-commit='' kernel='' results='' agent_opts='' print_cmd='' print_clock=''
+commit='' kernel='' results='' agent_opts='' print_cmd='' print_clock='' check=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ns-size) NS_SIZE=${2?}; shift ;;
@@ -102,6 +116,7 @@ while [ $# -gt 0 ]; do
 	--cpu) CPU=${2?}; shift ;;
 	--accel) ACCEL=${2?}; shift ;;
 	--clock) CLOCK=${2?}; shift ;;
+	--model) MODEL=${2?}; shift ;;
 	--timeout) TIMEOUT=${2?}; shift ;;
 	--results) results=${2?}; shift ;;
 	--kernel) kernel=${2?}; shift ;;
@@ -109,6 +124,7 @@ while [ $# -gt 0 ]; do
 	--agent-opt) agent_opts="$agent_opts ${2?}"; shift ;;
 	--print-cmd) print_cmd=1 ;;
 	--print-clock) print_clock=1 ;;
+	--check) check=1 ;;
 	--pages) PAGES=1 ;;
 	--mem-ns) MEM_NS=${2?}; shift ;;
 	-*) usage ;;
@@ -116,7 +132,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -n "$commit" ] || [ -n "$kernel" ] || usage
+[ -n "$commit" ] || [ -n "$kernel" ] || [ -n "$check" ] || usage
 
 # uint VAR WHAT MIN MAX: $VAR must be a decimal number from MIN to MAX; it
 # is given back without leading zeros (the shell's arithmetic and the
@@ -145,6 +161,10 @@ flag PAGES_CHECKOUT
 case $CPU in '' | *[!a-zA-Z0-9_.,=+-]*) usage_die "--cpu: '$CPU' is not a QEMU -cpu argument (a model, then ,+feature ,-feature or ,key=value)" ;; esac
 case $ACCEL in auto | kvm | tcg) ;; *) usage_die "--accel: '$ACCEL' is not auto, kvm or tcg" ;; esac
 case $CLOCK in auto | icount | wall) ;; *) usage_die "--clock: '$CLOCK' is not auto, icount or wall" ;; esac
+case $MODEL in none | cache) ;; *) usage_die "--model: '$MODEL' is not none or cache" ;; esac
+[ "$ACCEL/$MODEL" != kvm/cache ] ||
+	usage_die "--model cache needs TCG (a QEMU plugin sees only the instructions QEMU translates): use --accel tcg or auto"
+case $MODEL_ARGS in *[!a-z0-9_=,KMG]*) usage_die "MODEL_ARGS: '$MODEL_ARGS': only key=value,... with [a-z0-9_] keys and numbers (K, M, G)" ;; esac
 case $MEM_NS in 0 | 1) ;; *) usage_die "--mem-ns: '$MEM_NS' is not 0 or 1" ;; esac
 case $KERNEL_ARGS in *[!a-zA-Z0-9_.,=:+\ -]*) usage_die "KERNEL_ARGS: '$KERNEL_ARGS': only words of [a-zA-Z0-9_.,=:+-]" ;; esac
 [ "$ACCEL/$CLOCK" != kvm/icount ] ||
@@ -189,20 +209,6 @@ case $GUEST_MEM_MB in *[!0-9]*) usage_die "GUEST_MEM_MB: '$GUEST_MEM_MB' is not 
 # host has is never there when the guest touches it
 uint GUEST_MEM_MB GUEST_MEM_MB 128 "$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)" MiB "the host's memory"
 
-if [ -z "$kernel" ]; then
-	kernel=$OUT/build/$commit/arch/x86/boot/bzImage
-	[ -f "$kernel" ] || die "kernel: $kernel is missing: run 'make build' (or 'sh scripts/build.sh $commit')"
-fi
-[ -f "$kernel" ] || die "kernel: $kernel is missing"
-kernel=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")
-# without a commit id, the kernel's build directory names it (out/build/<id>)
-label=${commit:-$(basename "$(cd "$(dirname "$kernel")/../../.." && pwd)")}
-results=${results:-$OUT/bench-vm/$label}
-for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
-	[ -x "$BENCH_VM_BIN/$t" ] || die "tools: $BENCH_VM_BIN/$t is missing: run 'make tools'"
-done
-command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make deps' (qemu-system-x86)"
-
 # The watchdog's default, counted from the agent's hello: a generous
 # per-bind allowance that scales with the namespace size (TCG writes the
 # struct pages at a few GB/s at best, icount somewhat slower); a hung
@@ -216,6 +222,33 @@ no_zero="for timeout(1) 0 means no limit: give the seconds"
 uint TIMEOUT --timeout 1 2592000 seconds "$no_zero"
 uint BOOT_TIMEOUT BOOT_TIMEOUT 1 2592000 seconds "$no_zero"
 uint KVM_PROBE_TIMEOUT KVM_PROBE_TIMEOUT 1 3600 seconds "$no_zero"
+[ -d "$NVDIMM_DIR" ] && [ -w "$NVDIMM_DIR" ] ||
+	die "nvdimm: $NVDIMM_DIR is not a writable directory: set NVDIMM_DIR"
+# --check: all of the above is what a run can take; what decides its
+# results besides the kernel, a line each
+if [ -n "$check" ]; then
+	printf '%s\n' "ns_size $NS_SIZE" "rebinds $REBINDS" "cpu $CPU" "accel $ACCEL" "clock $CLOCK" \
+		"mem_ns $MEM_NS" "guest_mem_mb $GUEST_MEM_MB" "kernel_args $KERNEL_ARGS" "pages ${PAGES:-0}" \
+		"agent_opts$agent_opts" "nvdimm_dir $NVDIMM_DIR" \
+		"qemu $QEMU $("$QEMU" --version 2>/dev/null | head -n 1)"
+	exit 0
+fi
+
+if [ -z "$kernel" ]; then
+	kernel=$OUT/build/$commit/arch/x86/boot/bzImage
+	[ -f "$kernel" ] || die "kernel: $kernel is missing: run 'make build' (or 'sh scripts/build.sh $commit')"
+fi
+[ -f "$kernel" ] || die "kernel: $kernel is missing"
+kernel=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")
+# without a commit id, the kernel's build directory names it (out/build/<id>)
+label=${commit:-$(basename "$(cd "$(dirname "$kernel")/../../.." && pwd)")}
+results=${results:-$OUT/bench-vm/$label}
+for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
+	[ -x "$BENCH_VM_BIN/$t" ] || die "tools: $BENCH_VM_BIN/$t is missing: run 'make tools'"
+done
+command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make deps' (qemu-system-x86)"
+[ "$MODEL" = none ] || [ -f "$BENCH_VM_BIN/bench-vm-model.so" ] ||
+	die "tools: $BENCH_VM_BIN/bench-vm-model.so (--model cache) is missing: run 'make tools'"
 
 mkdir -p "$results" || die "results: cannot create the directory $results"
 # absolute: QEMU, kbuild's M= and the printed command must not depend on
@@ -299,11 +332,21 @@ piece_kernel() {
 	arg -append "console=ttyS0 loglevel=4 panic=-1 i8042.noaux=1 i8042.nokbd=1 i8042.nopnp=1 dyndbg=\"func memmap_init_zone_device +p\"${KERNEL_ARGS:+ $KERNEL_ARGS} -- $1"
 }
 
+# piece_model OUT: the store and cache model (bench-vm/plugin), its
+# counts into OUT, the guest functions named from the kernel's System.map
+# (out/build/<commit>/System.map) when there is one
+piece_model() {
+	sysmap=$(dirname "$kernel")/../../../System.map
+	[ -f "$sysmap" ] || sysmap=
+	arg -plugin "$(qesc "$BENCH_VM_BIN/bench-vm-model.so"),out=$(qesc "$1")${sysmap:+,symbols=$(qesc "$sysmap")}${MODEL_ARGS:+,$MODEL_ARGS}"
+}
+
 # build_argv ACCEL CLOCK DIR AGENT_OUT AGENT_OPTS
 build_argv() {
 	ARGV=
 	piece_machine
 	piece_accel "$1" "$2"
+	[ "$MODEL" = none ] || [ "$1" != tcg ] || piece_model "$3/model.out"
 	piece_memory
 	piece_nvdimm 0 "$3/nvdimm0"
 	piece_nvdimm 1 "$3/nvdimm1"
@@ -335,12 +378,16 @@ cleanup() {
 	[ -z "$tmp" ] || rm -rf "$tmp"
 	[ "$results" = "$dest" ] || [ -n "$keep_stage" ] || rm -rf "$results"
 }
-# interrupted SIG: INT, TERM or HUP to the runner.  Once QEMU has started,
-# what arrived is kept with an error record saying so, in place of the
-# results of the run before (finish, below); before that nothing was
-# measured, and the results directory stays as it was.
+# interrupted SIG: INT, TERM, HUP or PIPE to the runner.  Once QEMU has
+# started, what arrived is kept with an error record saying so, in place
+# of the results of the run before (finish, below); before that nothing
+# was measured, and the results directory stays as it was.  PIPE: the
+# reader of stderr is gone (a pipe to tee that died first): without the
+# trap the shell would die of it in the middle of a message, before
+# cleanup, and leave the NVDIMM files behind; its messages after that
+# fail, and the cleanup runs all the same.
 interrupted() {
-	trap '' INT TERM HUP
+	trap '' INT TERM HUP PIPE
 	[ -n "$booted" ] || exit $((128 + $2))
 	stop_qemu
 	host_error="interrupted: bench-vm/run.sh got SIG$1 $(($(date +%s) - t0))s after QEMU started, QEMU stopped; partial results kept"
@@ -351,6 +398,7 @@ trap cleanup EXIT
 trap 'interrupted INT 2' INT
 trap 'interrupted TERM 15' TERM
 trap 'interrupted HUP 1' HUP
+trap 'interrupted PIPE 13' PIPE
 
 # DIR: where the results end; results: where this run writes them, a
 # directory of its own in DIR (--print-cmd: DIR itself)
@@ -431,8 +479,6 @@ fi
 [ "$MEM_NS" = 0 ] || agent_opts="$agent_opts mem_ns=1"
 sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" "$initrd" ${module:+"$module"}
 
-[ -d "$NVDIMM_DIR" ] && [ -w "$NVDIMM_DIR" ] ||
-	die "nvdimm: $NVDIMM_DIR is not a writable directory: set NVDIMM_DIR"
 NVDIMM_DIR=$(cd "$NVDIMM_DIR" && pwd)
 # the NVDIMM files of runs that died (SIGKILL: no trap ran) go now
 runs_clean "$NVDIMM_DIR" 'bench-vm.*' "the NVDIMM files"
@@ -644,6 +690,8 @@ kvm)
 	;;
 tcg) accel=tcg ;;
 esac
+[ "$MODEL/$accel" != cache/kvm ] ||
+	die "model: --model cache needs TCG and KVM was chosen ($why): use --accel tcg"
 resolve_clock "$accel"
 if [ -n "$print_clock" ]; then
 	rm -rf "$tmp"
@@ -711,6 +759,9 @@ fi
 watch() {
 	sp=
 	trap 'kill "$sp" 2>/dev/null; exit 0' TERM
+	# (a log whose reader is gone must not end the watchdog: its
+	# progress lines fail, it goes on)
+	trap '' PIPE
 	start=$(date +%s) hello='' n=0
 	while kill -0 "$qpid" 2>/dev/null; do
 		now=$(date +%s)
@@ -731,7 +782,7 @@ watch() {
 		n=$((n + 1))
 		if [ $((n % 15)) = 0 ]; then
 			step=$(grep '^step' "$agent_out" | tail -n 1 | cut -f2 | cut -d= -f2)
-			progress "$label" "$(grep -c '^sample' "$agent_out") samples, step ${step:-boot (no hello yet)}"
+			progress "$label" "$(grep -c '^sample' "$agent_out") samples, step ${step:-boot (no hello yet)}" || :
 		fi
 		sleep 1 &
 		sp=$!
@@ -745,16 +796,19 @@ watch() {
 # signal stops it halfway.  A record or log that cannot be written (a full
 # disk) is an error naming it, and DIR keeps the results of the run before.
 finish() {
-	trap '' INT TERM HUP
+	trap '' INT TERM HUP PIPE
 	crc=0
+	model_out=
+	[ "$MODEL" = none ] || model_out=$tmp/model.out
 	"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --qemu-cpu "$CPU" \
 		--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
+		${model_out:+--model "$model_out"} \
 		--output "$results/records.jsonl" "$agent_out" 2>"$tmp/collect.err" || crc=$?
 	if [ ! -f "$results/records.jsonl" ]; then
 		cat "$tmp/collect.err" >&2
 		die "results: the records of $label could not be written to $results/records.jsonl (see above): free space on $(df -P "$results" | awk 'NR == 2 { print $6 }'), or give --results elsewhere; $dest keeps the results of the run before"
 	fi
-	for f in agent.out console.log qemu.log watchdog.txt collect.err; do
+	for f in agent.out console.log qemu.log watchdog.txt collect.err model.out; do
 		[ ! -f "$tmp/$f" ] || cp "$tmp/$f" "$results/$f" ||
 			die "results: copying $f to $results failed (the reason is above: a full disk?); $dest keeps the results of the run before"
 	done
@@ -838,6 +892,9 @@ if [ -n "$guest_flags" ]; then
 fi
 
 finish
+# QEMU has ended and its results are in: a signal from here on ends the
+# run, nothing more to keep (interrupted)
+booted=
 if [ "$crc" != 0 ]; then
 	cat "$results/collect.err" >&2
 	die "run: $label failed after ${wall}s ($accel, clock $clock): records in $results/records.jsonl, console in $results/console.log"

@@ -8,6 +8,8 @@
 # for one commit (make ci gives its own).
 #
 #   run.sh [--results DIR]
+#   run.sh --check     BENCH_ARGS checked as copy-bench parses them; nothing
+#                      runs (ci/steps.sh, before any step starts)
 #
 # COMMITS='REV REV+a.diff ...'  what to measure (a REV as commit_list of
 #   scripts/lib.sh reads it: base, head or any revision); empty: the base
@@ -22,16 +24,24 @@ PROG=bench
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-results=
+results='' check=''
 case ${1:-} in
 '') ;;
---results) [ $# = 2 ] || usage_die "run.sh [--results DIR]"; results=$2 ;;
-*) usage_die "run.sh [--results DIR]" ;;
+--results) [ $# = 2 ] || usage_die "run.sh [--results DIR] | --check"; results=$2 ;;
+--check) [ $# = 1 ] || usage_die "run.sh [--results DIR] | --check"; check=1 ;;
+*) usage_die "run.sh [--results DIR] | --check" ;;
 esac
 BENCH=$BIN/copy-bench
 tool_built copy-bench
 COMMITS=${COMMITS:-}
 BENCH_ARGS=${BENCH_ARGS:-}
+# BENCH_ARGS as copy-bench itself parses them (--list parses every option,
+# then lists the tables instead of measuring): a mistyped one is refused
+# before any commit is built or measured
+# shellcheck disable=SC2086 # option lists, split on purpose
+"$BENCH" --list $BENCH_ARGS >/dev/null ||
+	usage_die "BENCH_ARGS: '$BENCH_ARGS': copy-bench refuses them (above)"
+[ -z "$check" ] || exit 0
 
 if [ -z "$COMMITS" ]; then
 	base=$(base_commit)

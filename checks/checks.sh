@@ -2,6 +2,9 @@
 # checks.sh: the kernel's checkers on every series commit, new findings only.
 #
 #   checks.sh [--results DIR] [COMMIT...]  default: every commit of base..series
+#   checks.sh --check   KUNIT, COCCI_SET, CHECKS_ONLY, JOBS checked, then
+#                       those that decide the findings, on one line; nothing
+#                       runs (ci/steps.sh, before any step starts)
 #
 # For each commit, the checks of the CHECKS table run on what the commit
 # touches, and file-level checks run on its parent too: a finding is new
@@ -25,11 +28,14 @@
 # KUnit runs (checks/kunit.sh) of the base and the series head.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
-results=
+results='' check=''
 if [ "${1:-}" = --results ]; then
 	[ $# = 3 ] || usage_die "checks.sh [--results DIR COMMIT | COMMIT...]: --results takes one commit"
 	results=$2
 	shift 2
+elif [ "${1:-}" = --check ]; then
+	[ $# = 1 ] || usage_die "checks.sh --check: no commits"
+	check=1
 fi
 
 # The checks, one line each: name, scope (patch: the mail; file: each
@@ -64,6 +70,21 @@ CACHE=$CDIR/cache
 # COCCI_SET=ours: only checks/cocci/*.cocci (the kernel's ~70 rules cost
 # about 2 s of CPU each in spatch start-up)
 COCCI_SET=${COCCI_SET:-all}
+
+# A mistyped one is refused, not read as "off" or "all" (KUNIT=yes would
+# skip KUnit, CHECKS_ONLY=checkpach every check)
+case $KUNIT in 0 | 1) ;; *) usage_die "KUNIT: '$KUNIT' is not 1 (run KUnit on the base and the head) or 0" ;; esac
+case $COCCI_SET in all | ours) ;; *) usage_die "COCCI_SET: '$COCCI_SET' is not all or ours" ;; esac
+case $JOBS in '' | *[!0-9]* | 0*) usage_die "JOBS: '$JOBS' is not a number of jobs, 1 or more" ;; esac
+check_names=$(printf '%s\n' "$CHECKS" | awk 'NF { print $1 }')
+for w in $CHECKS_ONLY; do
+	printf '%s\n' "$check_names" | grep -qxF -- "$w" ||
+		usage_die "CHECKS_ONLY: '$w' is not a check (checks: $(printf '%s\n' "$check_names" | tr '\n' ' ' | sed 's/ $//'))"
+done
+if [ -n "$check" ]; then
+	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY"
+	exit 0
+fi
 
 tool_built changelog-lint record-write
 base=$(base_commit)

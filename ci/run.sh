@@ -54,15 +54,21 @@ PROG=ci
 . "$(dirname "$0")/../scripts/lib.sh"
 
 CI_QUICK=${CI_QUICK:-}
+case $CI_QUICK in
+'' | 0) CI_QUICK= ;;
+1) ;;
+*) usage_die "CI_QUICK: '$CI_QUICK' is not 1 (base and head only) or 0 or empty (every commit)" ;;
+esac
 if [ -n "$CI_QUICK" ]; then
 	CI_OUT=${CI_OUT:-$OUT/quick}
 else
 	CI_OUT=${CI_OUT:-$OUT/ci}
 fi
 CI_STEPS_FILE=${CI_STEPS_FILE:-$TOP/ci/steps.sh}
-GATE_PCT=${GATE_PCT:-5}
-GATE_PCT_TCG=${GATE_PCT_TCG:-25}
-GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT:-1}
+# ('-': given empty, they are refused below, not taken as the default)
+GATE_PCT=${GATE_PCT-5}
+GATE_PCT_TCG=${GATE_PCT_TCG-25}
+GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT-1}
 GATE_ACK=${GATE_ACK:-$TOP/ci/gate-ack.txt}
 # ':-': make exports GATE_ONLY empty when it is not given
 GATE_ONLY=${GATE_ONLY:-bench-vm/*/rebind/memmap_init_ms}
@@ -114,11 +120,60 @@ skip() {
 # shellcheck source=steps.sh
 . "$CI_STEPS_FILE"
 CI_STEPS=${CI_STEPS:-$CI_ALL_STEPS}
+CI_SCHEDULE=${CI_SCHEDULE:-overlap}
+CI_VM_JOBS=${CI_VM_JOBS:-2}
+
+# fn_of STEP: the shell name of a step ("bench-vm" -> "bench_vm")
+fn_of() {
+	printf '%s' "$1" | tr -c 'a-z0-9\n' '_'
+}
+
+# percent VAR: a non-negative decimal number, all of its text (5, 2.5):
+# the gate's threshold; "-1", "0x10", "1e" or "" would be no threshold
+percent() {
+	pv=
+	eval "pv=\${$1}"
+	case $pv in
+	'' | . | *[!0-9.]* | *.*.*)
+		usage_die "$1: '$pv' is not a percent: a non-negative decimal number, e.g. 5 or 2.5" ;;
+	esac
+}
+
+# Every variable of the run is checked before anything is written or
+# removed and before the first step starts: the driver's own here, each
+# step's by its step_<name>_check (ci/steps.sh), which asks the step's own
+# program and runs nothing.  A mistyped one (CLOCK=bogus) ends the run
+# here, exit 2, every result as it was.  (The background jobs below are
+# this run's: checked already.)
+if [ -z "$one_step$vm_runner" ]; then
+	for v in GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT; do percent "$v"; done
+	[ -r "$GATE_ACK" ] || die "gate: GATE_ACK: $GATE_ACK is not a readable file (the maintainers' acknowledgements, default ci/gate-ack.txt)"
+fi
+if [ -z "$one_step$vm_runner$report_only" ]; then
+	case $CI_SCHEDULE in overlap | serial) ;; *) usage_die "CI_SCHEDULE: '$CI_SCHEDULE' is not overlap or serial" ;; esac
+	case $CI_VM_JOBS in '' | *[!0-9]* | 0*) usage_die "CI_VM_JOBS: '$CI_VM_JOBS' is not a number of guests, 1 or more" ;; esac
+	for s in $CI_STEPS; do
+		f=$(fn_of "$s")
+		command -v "step_${f}_run" >/dev/null && command -v "step_${f}_inputs" >/dev/null ||
+			usage_die "CI_STEPS: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
+	done
+	for s in $CI_STEPS; do
+		f=$(fn_of "$s")
+		command -v "step_${f}_check" >/dev/null || continue
+		crc=0
+		"step_${f}_check" || crc=$?
+		[ "$crc" = 0 ] ||
+			die_rc "$crc" "check: the $s step refuses its variables (above): nothing ran, every result is as it was"
+	done
+fi
 tool_built ci-report
 
 # the commits, in order
 # shellcheck disable=SC2086 # CI_COMMITS: revisions, a word each
 commits=$(commit_list ${CI_COMMITS:-}) || exit 1
+# the whole series, base first: what a gate acknowledgement may name,
+# also when the report covers a part of it (quick: base and head)
+series_commits=$commits
 if [ -n "$CI_QUICK" ]; then
 	# shellcheck disable=SC2086 # commit ids, a word each
 	set -- $commits
@@ -132,18 +187,31 @@ set -- $commits
 n=$#
 
 mkdir -p "$CI_OUT"
-[ -n "$one_step$vm_runner" ] || for c in $commits; do
-	printf '%s\t%s\n' "$c" "$(kgit log -1 --format=%s "$c")"
-done >"$CI_OUT/commits.txt"
+# commits_file IDS...: "ID<TAB>SUBJECT" a line, as ci-report reads them
+commits_file() {
+	for c; do
+		printf '%s\t%s\n' "$c" "$(kgit log -1 --format=%s "$c")" || return 1
+	done
+}
+if [ -z "$one_step$vm_runner" ]; then
+	# shellcheck disable=SC2086 # commit ids, a word each
+	commits_file $commits >"$CI_OUT/commits.txt" &&
+		commits_file $series_commits >"$CI_OUT/series.txt" ||
+		die "commits: cannot write $CI_OUT/commits.txt or series.txt"
+fi
 
 # hash_of: sha256 of stdin
 hash_of() {
 	sha256sum | cut -d' ' -f1
 }
 
-# fn_of STEP: the shell name of a step ("bench-vm" -> "bench_vm")
-fn_of() {
-	printf '%s' "$1" | tr -c 'a-z0-9\n' '_'
+# inputs STEP COMMIT: sets inputs, what the step's result on the commit
+# depends on, and hash, their sha256 (what its stamp holds): the one
+# reading of both for the plan and for run_step
+inputs() {
+	inputs=$("step_$(fn_of "$1")_inputs" "$2") ||
+		die "$1: the inputs of $(printf %.12s "$2") cannot be read"
+	hash=$(printf '%s\n' "$inputs" | hash_of)
 }
 
 # The schedule (CI_SCHEDULE=overlap, the default, or serial).  Steps run
@@ -159,10 +227,7 @@ fn_of() {
 # (step_bench_vm_clock: run.sh --print-clock, the KVM probe); where that
 # cannot tell, the first bench-vm run, in the foreground, does (its
 # records say).
-CI_SCHEDULE=${CI_SCHEDULE:-overlap}
-case $CI_SCHEDULE in overlap | serial) ;; *) usage_die "CI_SCHEDULE: '$CI_SCHEDULE' is not overlap or serial" ;; esac
-CI_VM_JOBS=${CI_VM_JOBS:-2}
-case $CI_VM_JOBS in '' | *[!0-9]* | 0*) usage_die "CI_VM_JOBS: '$CI_VM_JOBS' is not a number of guests, 1 or more" ;; esac
+# (CI_SCHEDULE and CI_VM_JOBS are checked above, with every variable)
 
 # size_kb SIZE: QEMU's size syntax (K M G T) in KiB; nothing when it is not
 size_kb() {
@@ -234,36 +299,73 @@ outcome_write() {
 		die "run: cannot write $RUN_DIR/$1.$2 (disk full?)"
 }
 
+# view LOG: the output of a step (stdin) into LOG and, indented, onto
+# stderr, until the step's last word.  Ctrl-C (INT to the foreground
+# group) and the TERM that stops the guest queue reach the view too: a
+# view that died first would cut LOG before the step's last line (the
+# "interrupted" one) and kill the step with SIGPIPE in its cleanup
+# (bench-vm/run.sh: the NVDIMM files left in /dev/shm).  So both ignore
+# them and end when the step has ended; tee -p writes on into LOG when
+# stderr is gone (the sed of the view dead).
+view() {
+	(trap '' INT TERM HUP && exec tee -p "$1") |
+		(trap '' INT TERM HUP && exec sed 's/^/    /') >&2
+}
+
 # run_step STEP COMMIT I PARENT: the step on the commit, unless its stamp
-# says its inputs are those of its last good run; its outcome written
+# says its inputs are those of its last good run; its outcome written.
+# The step runs in a directory of its own, $CI_OUT/<commit>/.<step>.attempt
+# (a dot: ci-report does not read it), and only a success replaces the
+# results of the last good run (those with a stamp) in <step>/: renames,
+# the stamp removed first, written last.  A step that fails, is skipped
+# or is interrupted leaves the last good results and their stamp as they
+# were, its attempt kept aside; with no good run to keep, the attempt
+# becomes <step>/ (its partial or error records are the result).
 run_step() {
 	rs_s=$1 rs_c=$2 rs_i=$3 rs_parent=$4
 	rs_f=$(fn_of "$rs_s")
 	rs_short=$(printf %.12s "$rs_c")
 	rs_dir=$CI_OUT/$rs_c/$rs_s
 	rs_stamp=$CI_OUT/$rs_c/$rs_s.stamp
-	rs_inputs=$("step_${rs_f}_inputs" "$rs_c") ||
-		die "$rs_s: the inputs of $rs_short cannot be read"
-	rs_hash=$(printf '%s\n' "$rs_inputs" | hash_of)
+	inputs "$rs_s" "$rs_c"
+	rs_inputs=$inputs rs_hash=$hash
 	if stamp_fresh "$rs_stamp" "$rs_hash"; then
 		progress "$rs_i/$n $rs_short" "$rs_s: up to date (inputs $(printf %.12s "$rs_hash"))"
 		outcome_write "$rs_c" "$rs_s" same 0
+		rs_where=$rs_dir
 		return 0
 	fi
-	rm -rf "$rs_dir" "$rs_stamp"
-	mkdir -p "$rs_dir"
-	printf '%s\n' "$rs_inputs" >"$rs_dir/inputs"
-	progress "$rs_i/$n $rs_short" "$rs_s: start (log: $rs_dir/log)"
+	rs_new=$CI_OUT/$rs_c/.$rs_s.attempt
+	rs_old=$CI_OUT/$rs_c/.$rs_s.old
+	rm -rf "$rs_new" "$rs_old" && mkdir -p "$rs_new" &&
+		printf '%s\n' "$rs_inputs" >"$rs_new/inputs" ||
+		die "$rs_s: cannot make $rs_new (disk full?): the results of $rs_short are as they were"
+	progress "$rs_i/$n $rs_short" "$rs_s: start (log: $rs_new/log)"
 	rs_t=$(date +%s)
-	# no pipefail in POSIX sh: the status goes around tee
+	# no pipefail in POSIX sh: the status goes around the view
 	{
 		rc=0
-		"step_${rs_f}_run" "$rs_c" "$rs_dir" "$rs_parent" || rc=$?
-		echo "$rc" >"$rs_dir/rc"
-	} 2>&1 | tee "$rs_dir/log" | sed 's/^/    /' >&2
-	rc=$(cat "$rs_dir/rc")
+		"step_${rs_f}_run" "$rs_c" "$rs_new" "$rs_parent" || rc=$?
+		echo "$rc" >"$rs_new/rc"
+	} 2>&1 | view "$rs_new/log"
+	rc=$(cat "$rs_new/rc")
 	rs_t=$(($(date +%s) - rs_t))
-	echo "$rs_t" >"$rs_dir/seconds"
+	echo "$rs_t" >"$rs_new/seconds"
+	rs_why=
+	[ "$rc" != 3 ] || rs_why=$(cat "$rs_new/skipped" 2>/dev/null || echo "no reason given")
+	rs_kept=
+	if [ "$rc" = 0 ] || [ ! -f "$rs_stamp" ]; then
+		# (stamp first: a kill in between leaves no stamp, never a stamp
+		# of other results)
+		rm -f "$rs_stamp" &&
+			{ [ ! -e "$rs_dir" ] || mv "$rs_dir" "$rs_old"; } &&
+			mv "$rs_new" "$rs_dir" && rm -rf "$rs_old" ||
+			die "$rs_s: moving $rs_new to $rs_dir failed (the reason is above)"
+		rs_where=$rs_dir
+	else
+		rs_where=$rs_new
+		rs_kept=" ($rs_dir keeps the last good results, inputs $(printf %.12s "$(cat "$rs_stamp")"))"
+	fi
 	case $rc in
 	0)
 		stamp_write "$rs_stamp" "$rs_hash"
@@ -271,10 +373,10 @@ run_step() {
 		progress "$rs_i/$n $rs_short" "$rs_s: ok in ${rs_t}s" ;;
 	3)
 		outcome_write "$rs_c" "$rs_s" skipped "$rs_t"
-		progress "$rs_i/$n $rs_short" "$rs_s: skipped: $(cat "$rs_dir/skipped" 2>/dev/null || echo "no reason given")" ;;
+		progress "$rs_i/$n $rs_short" "$rs_s: skipped: $rs_why$rs_kept" ;;
 	*)
 		outcome_write "$rs_c" "$rs_s" FAIL "$rs_t"
-		progress "$rs_i/$n $rs_short" "$rs_s: FAILED (exit $rc) after ${rs_t}s: see $rs_dir/log" ;;
+		progress "$rs_i/$n $rs_short" "$rs_s: FAILED (exit $rc) after ${rs_t}s: see $rs_where/log$rs_kept" ;;
 	esac
 }
 
@@ -348,24 +450,25 @@ summary=$CI_OUT/summary.txt
 if [ -z "$report_only" ]; then
 	rm -rf "$RUN_DIR"
 	mkdir -p "$RUN_DIR" || die "run: cannot create $RUN_DIR"
-	# The plan: which steps will run (their stamps are stale) and what
-	# each is expected to take: its last run's seconds, else typical ones
+	# The plan, "COMMIT STEP SECONDS RUN": which steps will run (RUN 1:
+	# their stamps are stale, as run_step sees them) and what each is
+	# expected to take: its last good run's seconds, else typical ones
+	# (a failed run's say nothing: it may have failed at once)
 	i=0
 	for c in $commits; do
 		i=$((i + 1))
 		for s in $CI_STEPS; do
-			f=$(fn_of "$s")
-			command -v "step_${f}_run" >/dev/null ||
-				die "steps: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
-			h=$("step_${f}_inputs" "$c" | hash_of) || die "$s: the inputs of $c cannot be read"
-			if stamp_fresh "$CI_OUT/$c/$s.stamp" "$h"; then
-				e=0
+			inputs "$s" "$c"
+			if stamp_fresh "$CI_OUT/$c/$s.stamp" "$hash"; then
+				e="0 0"
 			else
-				e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null || typical_seconds "$s" "$c" "$i")
+				e=
+				[ ! -f "$CI_OUT/$c/$s.stamp" ] || e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null) || e=
+				e="${e:-$(typical_seconds "$s" "$c" "$i")} 1"
 			fi
 			printf '%s %s %s\n' "$c" "$s" "$e"
 		done
-	done >"$RUN_DIR/plan"
+	done >"$RUN_DIR/plan" || die "run: cannot write $RUN_DIR/plan (disk full?)"
 	T_START=$(date +%s)
 	# overlap: is bench-vm of the background kind? (1 yes, 0 no, '' not known yet)
 	bg_vm=
@@ -385,7 +488,7 @@ if [ -z "$report_only" ]; then
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
 
-	progress plan "$(awk '$3 > 0 { r++ } END { printf "%d of %d steps to run", r, NR }' "$RUN_DIR/plan"), schedule $CI_SCHEDULE: about $(left) (earlier runs' step times, else typical ones)"
+	progress plan "$(awk '$4 == 1 { r++ } END { printf "%d of %d steps to run", r, NR }' "$RUN_DIR/plan"), schedule $CI_SCHEDULE: about $(left) (earlier runs' step times, else typical ones)"
 
 	# vm_queue COMMIT I PARENT: its guest into the queue, the runner
 	# started with the first
@@ -457,11 +560,12 @@ if [ -z "$report_only" ]; then
 				case " $CI_STEPS " in *" bench-vm "*) vm_queue_say "$c" "$i" "$parent" ;; esac
 			fi
 			if [ "$s" = bench-vm ] && [ -z "$bg_vm" ]; then
-				# the first run says which clock this host gives
-				if grep -q '"clock":"icount"' "$CI_OUT/$c/$s/records.jsonl" 2>/dev/null; then
+				# the first run says which clock this host gives (rs_where:
+				# its records, whether they replaced the last good ones or not)
+				if grep -q '"clock":"icount"' "$rs_where/records.jsonl" 2>/dev/null; then
 					bg_vm=1
 					progress plan "bench-vm runs under icount here: the next ones run beside the builds, in a queue"
-				elif [ -f "$CI_OUT/$c/$s/records.jsonl" ]; then
+				elif [ -f "$rs_where/records.jsonl" ]; then
 					bg_vm=0
 					progress plan "bench-vm runs on a wall clock here: each runs alone"
 				fi
@@ -555,7 +659,8 @@ rrc=0
 "$BIN/ci-report" --commits "$CI_OUT/commits.txt" --text "$CI_OUT/report.txt" \
 	--markdown "$CI_OUT/report.md" --json "$CI_OUT/report.json" --plots "$CI_OUT/plots" \
 	--gate-pct "$GATE_PCT" --gate-pct-tcg "$GATE_PCT_TCG" --gate-pct-icount "$GATE_PCT_ICOUNT" \
-	${GATE_ACK:+--gate-ack "$GATE_ACK"} \
+	${GATE_ACK:+--gate-ack "$GATE_ACK"} --gate-series "$CI_OUT/series.txt" \
+	--series "${PATCHES:-$TOP/patches}/series" \
 	"$@" $dirs || rrc=$?
 made=$(inode_of "$CI_OUT/report.txt")
 [ "$made" != "$before" ] || made=
@@ -581,7 +686,7 @@ fi
 [ -n "$report_only" ] || cat "$CI_OUT/times.txt"
 
 status=0
-[ -z "$skipped" ] || warn "skipped:$skipped (reasons above and in $CI_OUT/<commit>/<step>/skipped)"
+[ -z "$skipped" ] || warn "skipped:$skipped (reasons above and in $CI_OUT/<commit>/<step>/skipped, or .<step>.attempt/skipped beside the last good results)"
 if [ -n "$failed" ]; then
 	printf '%s: steps failed:%s\n' "$PROG" "$failed" >&2
 	status=1

@@ -7,6 +7,13 @@
 #   step_<name>_run COMMIT DIR PARENT
 #                                  run it; exit 0 done, 3 skipped (reason
 #                                  in DIR/skipped), anything else failed
+#   step_<name>_check              (optional) the variables the step
+#                                  reads are ones it can run with: the
+#                                  step's own program is asked, which runs
+#                                  and writes nothing; else its usage error
+#                                  on stderr, non-zero.  run.sh calls it
+#                                  once for every step of the run before
+#                                  anything is removed or any step starts
 #   step_bench_vm_clock COMMIT DIR (optional) the guests' clock here
 # Every step's producer writes its own records into DIR (its --results):
 # nothing is read back, reshaped or copied here.  "<name>" is the step
@@ -18,11 +25,16 @@ CI_ALL_STEPS="build checks bench-vm bench"
 
 # -- build: scripts/build.sh, its build records (result, seconds, warnings)
 
+# build.sh --check: its variables checked, then what decides a build
+# besides the commit (the fragment's hash, the compiler, the targets)
+step_build_check() {
+	sh "$TOP/scripts/build.sh" --check >/dev/null
+}
+
 step_build_inputs() {
 	echo "commit $1"
-	echo "cc $(gcc --version | head -n 1)"
-	echo "targets ${BUILD_TARGETS:-bzImage}"
-	files_hash "$TOP/scripts/build.sh" "$TOP/bench-vm/kernel.config" "$BIN/record-write"
+	sh "$TOP/scripts/build.sh" --check
+	files_hash "$TOP/scripts/build.sh" "$BIN/record-write"
 }
 
 # a kernel that does not build is a result (an error record), not a
@@ -39,9 +51,14 @@ step_build_run() {
 
 # -- checks: checks/checks.sh (and KUnit on the base and the head)
 
+# checks.sh --check: KUNIT, COCCI_SET, CHECKS_ONLY checked and printed
+step_checks_check() {
+	[ ! -f "$TOP/checks/checks.sh" ] || sh "$TOP/checks/checks.sh" --check >/dev/null
+}
+
 step_checks_inputs() {
 	echo "commit $1"
-	echo "kunit ${KUNIT:-1} cocci ${COCCI_SET:-all} only ${CHECKS_ONLY:-}"
+	[ ! -f "$TOP/checks/checks.sh" ] || sh "$TOP/checks/checks.sh" --check
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
 	files_hash $(find "$TOP/checks" -type f | LC_ALL=C sort) "$BIN/record-write" \
 		"$BIN/changelog-lint" "$BIN/kunit-records"
@@ -56,9 +73,18 @@ step_checks_run() {
 
 # -- bench-vm: the QEMU NVDIMM rebind benchmark of the commit's kernel
 
+# run.sh --check: every option and variable of a run checked as a run
+# checks them, then those that decide its results, a line each (MEM_NS,
+# GUEST_MEM_MB, KERNEL_ARGS, PAGES, NVDIMM_DIR, QEMU too)
+step_bench_vm_check() {
+	sh "$TOP/bench-vm/run.sh" --check --ns-size "$NS_SIZE" --rebinds "$REBINDS" --cpu "$CPU" \
+		--accel "$ACCEL" --clock "$CLOCK" >/dev/null
+}
+
 step_bench_vm_inputs() {
 	echo "commit $1"
-	echo "ns_size $NS_SIZE rebinds $REBINDS cpu $CPU accel $ACCEL clock $CLOCK"
+	sh "$TOP/bench-vm/run.sh" --check --ns-size "$NS_SIZE" --rebinds "$REBINDS" --cpu "$CPU" \
+		--accel "$ACCEL" --clock "$CLOCK"
 	files_hash "$OUT/build/$1/arch/x86/boot/bzImage" "$TOP/bench-vm/run.sh" \
 		"$BIN/bench-vm-agent" "$BIN/bench-vm-collect"
 }
@@ -81,6 +107,11 @@ step_bench_vm_run() {
 }
 
 # -- bench: the host microbenchmarks of the commit's copy routines
+
+# bench/run.sh --check: BENCH_ARGS as copy-bench parses them
+step_bench_check() {
+	BENCH_ARGS=$BENCH_ARGS sh "$TOP/bench/run.sh" --check >/dev/null
+}
 
 step_bench_inputs() {
 	echo "commit $1"

@@ -5,6 +5,9 @@
 # and objtool warnings that are new against its parent.
 #
 #   build.sh [--results DIR] [COMMIT...]   default: the base and base..series
+#   build.sh --check    FRAGMENT, JOBS and BUILD_TARGETS checked, then what
+#                       decides a build besides the commit, a line each;
+#                       nothing built (ci/steps.sh, before any step starts)
 #
 # A commit whose stamp (commit id, fragment, compiler, make flags) matches
 # is not rebuilt, so a second run with nothing changed does nothing.  The
@@ -15,11 +18,14 @@
 # out/build/<commit>/records.jsonl.
 set -eu
 . "$(dirname "$0")/lib.sh"
-results=
+results='' check=''
 if [ "${1:-}" = --results ]; then
 	[ $# = 3 ] || usage_die "build.sh [--results DIR COMMIT | COMMIT...]: --results takes one commit"
 	results=$2
 	shift 2
+elif [ "${1:-}" = --check ]; then
+	[ $# = 1 ] || usage_die "build.sh --check: no commits"
+	check=1
 fi
 
 # FRAGMENT=<file>: another fragment (bench-vm/kasan.sh passes
@@ -27,10 +33,23 @@ fi
 FRAGMENT=${FRAGMENT:-$TOP/bench-vm/kernel.config}
 JOBS=${JOBS:-$(nproc)}
 BUILD_TARGETS=${BUILD_TARGETS:-bzImage}
+case $JOBS in '' | *[!0-9]* | 0*) usage_die "JOBS: '$JOBS' is not a number of jobs, 1 or more" ;; esac
+case $BUILD_TARGETS in *[!a-zA-Z0-9_./\ -]*) usage_die "BUILD_TARGETS: '$BUILD_TARGETS': only make targets, words of [a-zA-Z0-9_./-]" ;; esac
+[ -r "$FRAGMENT" ] || die "config: $FRAGMENT is missing"
+
+# settings: what decides a build besides the commit id (its stamp, below)
+settings() {
+	echo "fragment $(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
+	echo "cc $(gcc --version | head -n 1)"
+	echo "targets $BUILD_TARGETS"
+}
+if [ -n "$check" ]; then
+	settings
+	exit 0
+fi
 
 # the worktree it checks commits out in must be the kernel repository's
 worktree_check
-[ -r "$FRAGMENT" ] || die "config: $FRAGMENT is missing"
 command -v ccache >/dev/null || die "ccache: not installed: run 'make deps'"
 tool_built record-write
 # the base is checked first: a KERNEL_BASE it is not is refused
@@ -41,12 +60,8 @@ commits=$(commit_list "$@") || exit 1
 # The stamp: everything that decides what a build produces besides the
 # commit id itself.
 stamp_of() {
-	{
-		echo "commit $1"
-		echo "fragment $(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
-		echo "cc $(gcc --version | head -n 1)"
-		echo "targets $BUILD_TARGETS"
-	}
+	echo "commit $1"
+	settings
 }
 
 # Compiler and objtool warnings, with line and column numbers and code

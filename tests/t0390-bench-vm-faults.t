@@ -13,7 +13,7 @@
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do
 	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
 done
-plan 12
+plan 13
 
 # a small tmpfs is the full disk of these tests: root only
 MOUNT_OK=
@@ -351,5 +351,19 @@ test_expect_success 'bench.sh TERMed during its kernel: out/bench-vm as it was, 
 	grep -q "removed $SCRATCH/out/\.bench-vm-run\.[^:]*: the results of a dead run (run $bench, no longer alive)" err &&
 	grep -q "run.sh refused its options (above): the run stops" err &&
 	[ -z "$(ls -d out/.bench-vm-run.* 2>/dev/null)" ] && as_before "out/bench-vm/$head" res.before
+'
+
+# The reader of run.sh's stderr (the tee of ci/run.sh's step log) dies
+# first, then run.sh gets TERM (a TERM to the whole process group): its
+# messages fail, but its cleanup runs; it died of SIGPIPE before.
+test_expect_success 'TERM after the reader of its stderr died: the NVDIMM directory removed, the partial records kept, no QEMU left' '
+	mkdir nv && mkfifo log || return 1
+	NVDIMM_DIR=$SCRATCH/nv NS_SIZE=512M REBINDS=3 MEM_NS=0 $RUN --accel tcg --kernel "$KERNEL" \
+		--commit piped --results res 2>log &
+	runner=$!
+	sed -n "/boot: /q" log &&
+	wait_for "nv/bench-vm.*/agent.out" "^sample" && kill -TERM $runner && { wait $runner; true; } &&
+	gone "$SCRATCH/nv" && [ -z "$(ls -A nv)" ] && [ -z "$(ls -d res/.run.* 2>/dev/null)" ] &&
+	records_check res/records.jsonl "one(\"run\", \"error\")[\"error\"].startswith(\"interrupted: bench-vm/run.sh got SIGTERM\")"
 '
 done_testing

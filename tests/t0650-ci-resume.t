@@ -5,6 +5,10 @@
 # step (CI_STEPS_FILE) on a three-commit repository stands in for the
 # builds and VM runs.
 . "$(dirname "$0")/lib.sh"
+# the fake series here hold none of the commits ci/gate-ack.txt names
+# (ci-report refuses an acknowledgement of a commit outside the series)
+GATE_ACK=/dev/null
+export GATE_ACK
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
 plan 7
 

@@ -1,0 +1,157 @@
+#!/bin/sh
+# ci/run.sh and the inputs of its steps: every variable of every step of
+# a run is checked before anything is removed or any step runs (each
+# step's own check, ci/steps.sh: build.sh, checks.sh, bench-vm/run.sh and
+# bench/run.sh asked with --check), and the gate's percents too; a step
+# that fails or is skipped leaves its last good results and their stamp,
+# its attempt aside; the plan counts the steps that will run, whatever
+# their last run took; the view of a step's log dies with nobody's
+# Ctrl-C: the step's last words reach its log, its cleanup runs.  Fake
+# steps (CI_STEPS_FILE) with the real checks of ci/steps.sh, on a
+# three-commit repository.
+. "$(dirname "$0")/lib.sh"
+for t in ci-report record-write copy-bench; do
+	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
+done
+plan 5
+
+setup() {
+	git init -q repo &&
+	for n in 1 2 3; do
+		echo $n >repo/f && git -C repo add f &&
+		git -C repo -c user.name=T -c user.email=t@example.org commit -q -m "x: commit $n" || return 1
+	done &&
+	git -C repo update-ref "$REF_NS/base" HEAD~2 &&
+	git -C repo update-ref "$REF_NS/series" HEAD &&
+	C1=$(git -C repo rev-parse HEAD~2) && C2=$(git -C repo rev-parse HEAD~1) && C3=$(git -C repo rev-parse HEAD) &&
+	# the real steps (their checks), their runs and inputs faked
+	cat >steps.sh <<-EOS
+	. "$TOP/ci/steps.sh"
+	EOS
+	cat >>steps.sh <<-\EOS
+	CI_ALL_STEPS="build checks bench-vm bench"
+	for s in build checks bench-vm bench; do
+		f=$(printf %s "$s" | tr - _)
+		eval "step_${f}_inputs() { echo \"commit \$1 opt \${FAKE_OPT:-0}\"; }"
+		eval "step_${f}_run() { fake $s \"\$@\"; }"
+	done
+	# fake STEP COMMIT DIR: a record; FAIL_AT=<commit> fails there,
+	# SKIP_AT=<commit> skips there, FAIL_ALL=1 fails everywhere (at once)
+	fake() {
+		echo "$1 $2" >>"$SCRATCH/ran"
+		[ "${FAIL_ALL:-}" != 1 ] && [ "$2" != "${FAIL_AT:-}" ] || { echo "fake: $1 failed" >&2; return 1; }
+		[ "$2" != "${SKIP_AT:-}" ] || { skip "$3" "fake: skipped on purpose"; return; }
+		c=nd_pmem/rebind
+		[ "$1" = bench-vm ] || c=$1/rebind
+		"$BIN/record-write" --to "$3/records.jsonl" --suite bench-vm --case "$c" \
+			--metric memmap_init_ms --unit ms --commit "$2" --accel tcg --clock icount \
+			${FAKE_SAMPLES:-10 11 12}
+	}
+	EOS
+}
+
+ci() {
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci CLOCK=${CLOCK:-icount} \
+		GATE_ACK=${GATE_ACK:-$SCRATCH/ack} sh "$TOP/ci/run.sh" >ci.out 2>ci.err
+}
+
+# with VAR=VALUE: ci with that one variable set (empty included)
+with() {
+	# shellcheck disable=SC2163 # VAR=VALUE, exported as such
+	(export "$1" && ci)
+}
+
+test_expect_success 'a mistyped variable of any step, or of the gate: exit 2 before any step runs, every result as it was' '
+	setup && : >ack && ci && cp -a ci before && : >ran || return 1
+	for e in CLOCK=bogus ACCEL=KVM NS_SIZE=1x REBINDS=-1 MEM_NS=2 PAGES=yes TIMEOUT=0 GUEST_MEM_MB=0 \
+		KUNIT=yes COCCI_SET=our CHECKS_ONLY=checkpach JOBS=0 BUILD_TARGETS="bzImage;x" \
+		BENCH_ARGS=--nope BENCH_ARGS="--samples x" BENCH_ARGS="--only nope" \
+		GATE_PCT=-1 GATE_PCT=0x10 GATE_PCT=1e GATE_PCT= GATE_PCT=. GATE_PCT=1.2.3 GATE_PCT_TCG=-1 \
+		GATE_PCT_ICOUNT=1e GATE_PCT_ICOUNT= CI_SCHEDULE=fast CI_VM_JOBS=0 CI_QUICK=yes CI_STEPS=biuld \
+		NVDIMM_DIR=/nonexistent GATE_ACK=/nonexistent; do
+		want=2
+		case $e in NVDIMM_DIR=* | GATE_ACK=*) want=1 ;; esac
+		v=${e%%=*} opt=--$(printf %s "${e%%=*}" | tr A-Z_ a-z-)
+		rc=0
+		FAKE_OPT=1 with "$e" || rc=$?
+		cat ci.err
+		[ $rc = $want ] || { echo "not refused: $e (exit $rc)"; return 1; }
+		grep -q -e "$v" -e "$opt" ci.err || { echo "$e: not named"; return 1; }
+		[ ! -s ran ] && diff -r before ci || { echo "changed by $e"; return 1; }
+	done
+	with CLOCK=bogus; [ $? = 2 ] && cat ci.err &&
+	grep -q "^bench-vm: usage: --clock: .bogus. is not auto, icount or wall" ci.err &&
+	grep -q "^ci: check: the bench-vm step refuses its variables (above): nothing ran, every result is as it was" ci.err &&
+	with GATE_PCT=-1; [ $? = 2 ] &&
+	grep -q "^ci: usage: GATE_PCT: .-1. is not a percent: a non-negative decimal number" ci.err &&
+	for p in 0 5 2.5 10.; do
+		GATE_PCT=$p GATE_PCT_TCG=$p GATE_PCT_ICOUNT=$p ci || { cat ci.err; return 1; }
+	done
+'
+
+test_expect_success 'a step that fails or is skipped: its last good results and their stamp stay, its attempt aside and named; the rerun with the old inputs runs nothing there' '
+	setup && : >ack && ci && cp -a ci before && : >ran &&
+	{ rc=0; FAKE_OPT=1 FAIL_AT=$C2 SKIP_AT=$C3 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
+	for s in build checks bench-vm bench; do
+		cmp before/$C2/$s/records.jsonl ci/$C2/$s/records.jsonl && cmp before/$C2/$s.stamp ci/$C2/$s.stamp &&
+		grep -q "^fake: $s failed" ci/$C2/.$s.attempt/log &&
+		grep -q "$s: FAILED (exit 1) after [0-9]*s: see $SCRATCH/ci/$C2/.$s.attempt/log ($SCRATCH/ci/$C2/$s keeps the last good results, inputs [0-9a-f]*)" ci.err &&
+		cmp before/$C3/$s/records.jsonl ci/$C3/$s/records.jsonl && cmp before/$C3/$s.stamp ci/$C3/$s.stamp &&
+		grep -q "skipped on purpose" ci/$C3/.$s.attempt/skipped &&
+		! cmp -s before/$C1/$s.stamp ci/$C1/$s.stamp && [ ! -e ci/$C1/.$s.attempt ] || return 1
+	done &&
+	grep -q "Average of rebinds for nd_pmem driver: 11.00 ms" ci/report.txt &&
+	: >ran && ci && cat ci.err &&
+	grep -q "2/3 [0-9a-f]*: bench-vm: up to date" ci.err && grep -q "3/3 [0-9a-f]*: build: up to date" ci.err &&
+	[ "$(sort ran | tr "\n" " ")" = "bench $C1 bench-vm $C1 build $C1 checks $C1 " ]
+'
+
+test_expect_success 'a step that fails with no good run to keep: its attempt is its result, the error said' '
+	setup && : >ack && { rc=0; FAIL_AT=$C2 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
+	grep -q "^fake: build failed" ci/$C2/build/log && [ ! -e ci/$C2/build.stamp ] && [ ! -e ci/$C2/.build.attempt ] &&
+	grep -q "build: FAILED (exit 1) after [0-9]*s: see $SCRATCH/ci/$C2/build/log$" ci.err
+'
+
+test_expect_success 'the plan agrees with what runs: steps that failed at once are counted as to run' '
+	setup && : >ack && { rc=0; FAIL_ALL=1 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
+	grep -q "plan: 12 of 12 steps to run" ci.err &&
+	: >ran && { rc=0; FAIL_ALL=1 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
+	grep -q "plan: 12 of 12 steps to run" ci.err && [ "$(wc -l <ran)" = 12 ] &&
+	: >ran && ci && grep -q "plan: 12 of 12 steps to run" ci.err && [ "$(wc -l <ran)" = 12 ] &&
+	: >ran && { FAIL_AT=$C2 FAKE_OPT=1 ci; [ $? = 1 ]; } && cat ci.err &&
+	grep -q "plan: 12 of 12 steps to run" ci.err && [ "$(wc -l <ran)" = 12 ] &&
+	: >ran && ci && cat ci.err && grep -q "plan: 8 of 12 steps to run" ci.err && [ "$(wc -l <ran)" = 8 ] &&
+	[ "$(grep -c ": start (log: " ci.err)" = 8 ] &&
+	: >ran && ci && grep -q "plan: 0 of 12 steps to run" ci.err && [ ! -s ran ]
+'
+
+# A Ctrl-C of the run (INT to its process group) while a step runs whose
+# cleanup writes after the signal, as bench-vm/run.sh does: its last line
+# reaches the log, and its cleanup runs to its end (the step died of
+# SIGPIPE there when the view of its log died first).
+test_expect_success 'Ctrl-C while a step runs: the view of its log outlives it, its last line in the log, its cleanup done' '
+	setup && : >ack && mkdir shm &&
+	cat >>steps.sh <<-\EOS
+	step_build_run() {
+		[ "$1" = "$(git -C "$SCRATCH/repo" rev-parse HEAD~1)" ] || { fake build "$@"; return; }
+		echo $$ >"$SCRATCH/driver.pid" && mkdir "$SCRATCH/shm/guest" &&
+		sh -c "trap \"echo fake: cleaning up >&2; sleep 1; echo fake: interrupted by SIGINT, partial results kept >&2; rm -rf $SCRATCH/shm/guest; exit 130\" INT TERM
+			echo fake: running >&2; while :; do sleep 0.1; done"
+	}
+	EOS
+	{
+		n=0
+		until grep -qs "fake: running" ci/$C2/.build.attempt/log || [ $n -gt 600 ]; do sleep 0.1; n=$((n + 1)); done
+		kill -INT -"$(cat driver.pid)"
+	} &
+	helper=$!
+	rc=0
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci GATE_ACK=$SCRATCH/ack \
+		setsid -w sh "$TOP/ci/run.sh" >ci.out 2>ci.err || rc=$?
+	wait $helper; cat ci.err && [ $rc = 130 ] &&
+	n=0 && until [ ! -e shm/guest ] || [ $n -gt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
+	cat ci/$C2/.build.attempt/log && [ ! -e shm/guest ] &&
+	[ "$(tail -n 1 ci/$C2/.build.attempt/log)" = "fake: interrupted by SIGINT, partial results kept" ] &&
+	grep -q "^    fake: interrupted by SIGINT, partial results kept" ci.err && [ ! -e ci/$C2/build.stamp ]
+'
+done_testing
