@@ -165,16 +165,54 @@ static char *word(char **p, const char *path, unsigned int ln)
 }
 
 /*
+ * What is wrong with glob G as fnmatch(3) reads it, or NULL: glibc takes
+ * a '[' without its ']' and a '\\' at the end as plain characters, so such
+ * a pattern matches nothing that the maintainer meant.  Names are never
+ * empty: an empty component ("a//b", a leading or trailing '/') matches
+ * nothing either.
+ */
+static const char *glob_error(const char *g)
+{
+	const char *p;
+
+	if (!strchr(g, '/'))
+		return "no '/' between its names";
+	if (*g == '/' || g[strlen(g) - 1] == '/' || strstr(g, "//"))
+		return "an empty name between its slashes";
+	for (p = g; *p; p++) {
+		if (*p == '\\') {
+			if (!*++p)
+				return "a '\\' at its end, escaping nothing";
+		} else if (*p == '[') {
+			const char *q = p + 1;
+
+			if (*q == '!' || *q == '^')
+				q++;
+			if (*q == ']')
+				q++;
+			q = strchr(q, ']');
+			if (!q)
+				return "a '[' without its ']'";
+			p = q;
+		}
+	}
+	return NULL;
+}
+
+/*
  * The maintainers' acknowledgements: "COMMIT METRIC MAX-PCT REASON" a
  * line, '#' comments.  COMMIT: 12 to 40 hex digits, so that a rebased or
  * edited commit needs a new one; METRIC: a "suite/case/metric" glob;
  * MAX-PCT: the change accepted, percent worse than the parent (a larger
- * one fails again).
+ * one fails again), a decimal above 0.  That its commit is one of the
+ * series and its glob names a metric of the records is checked against
+ * the table (ci-report).
  */
 void gate_read_acks(struct report *r, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *p, *commit, *metric, *pct, *end;
+	char *line = NULL, *p, *commit, *metric, *pct;
+	const char *why;
 	unsigned int ln = 0;
 	size_t cap = 0, n;
 
@@ -196,13 +234,15 @@ void gate_read_acks(struct report *r, const char *path)
 		if (n < 12 || n > 40 || strspn(commit, "0123456789abcdef") != n)
 			die("gate-ack: %s:%u: '%s' is not a commit id of 12 to 40 hex digits", path,
 			    ln, commit);
+		why = glob_error(metric);
+		if (why)
+			die("gate-ack: %s:%u: '%s' is not a suite/case/metric glob: %s", path, ln,
+			    metric, why);
 		r->acks = xrealloc(r->acks, (r->nacks + 1) * sizeof(*r->acks));
 		a = &r->acks[r->nacks];
-		errno = 0;
-		a->max_pct = strtod(pct, &end);
-		if (errno || end == pct || *end || !(a->max_pct > 0) || !isfinite(a->max_pct))
-			die("gate-ack: %s:%u: '%s' is not a percent above 0 (the change accepted)",
-			    path, ln, pct);
+		if (decimal_parse(pct, &a->max_pct) || !(a->max_pct > 0))
+			die("gate-ack: %s:%u: '%s' is not a percent above 0 (%s)", path, ln, pct,
+			    "the change accepted, a decimal number such as 12 or 2.5");
 		if (!*p)
 			die("gate-ack: %s:%u: no reason given: say why the change is right",
 			    path, ln);

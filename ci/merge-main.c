@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	struct records rs = { 0 };
 	struct outputs out = { 0 };
 	size_t i, differ = 0;
-	double pct;
+	struct agree a;
 	FILE *f;
 	int opt;
 
@@ -90,9 +90,15 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc || !commits)
 		usage_exit();
-	for (; optind < argc; optind++)
+	for (; optind < argc; optind++) {
+		size_t before = rs.n + rs.duplicates;
+
 		if (records_read(&rs, argv[optind]))
 			exit(1);
+		if (rs.n + rs.duplicates == before)
+			die("records: %s: no records in it (%s)", argv[optind],
+			    "an empty file, or a directory without *.jsonl: give the results of a run");
+	}
 	table_read_commits(&r.t, commits);
 	table_build(&r.t, &rs);
 	if (!r.t.nrows)
@@ -120,11 +126,13 @@ int main(int argc, char **argv)
 		outputs_close(&out, f);
 	}
 	outputs_commit(&out);
-	for (i = 0; i < r.t.nrows; i++)
-		differ += table_icount_agree(&r.t, &r.t.rows[i], &pct) == 0;
+	for (i = 0; i < r.t.nrows; i++) {
+		table_icount_agree(&r.t, &r.t.rows[i], &a);
+		differ += a.state == AGREE_DIFFER;
+	}
 	if (differ)
 		fprintf(stderr, "%s: merge: %zu tcg-icount row(s) %s: %s\n", prog_name(), differ,
-			"whose hosts do not agree exactly (DIFFER in the table)",
+			"whose hosts or runs do not agree to the metric's resolution (DIFFER in the table)",
 			"the same kernel should count the same instructions on any host under the same QEMU");
 	table_free(&r.t);
 	records_free(&rs);

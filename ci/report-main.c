@@ -31,10 +31,22 @@
  *                    clock are decided by size too, with their threshold
  *   --gate-ack FILE  changes a maintainer accepts (ci/gate-ack.txt): one
  *                    "COMMIT METRIC-GLOB MAX-PCT REASON" a line; such a
- *                    change is reported with its reason and does not fail
+ *                    change is reported with its reason and does not fail.
+ *                    A line that can never be right is an error naming it:
+ *                    a broken glob, a MAX-PCT that is not a decimal above
+ *                    0, a glob that names no metric of a suite the records
+ *                    hold, a commit outside --gate-series
+ *   --gate-series FILE  the whole series, base first ("ID<TAB>SUBJECT" lines,
+ *                    as --commits, which may be a part of it: make quick):
+ *                    the commits a --gate-ack line may name
+ *   --series FILE    patches/series: names the commits of the claims by
+ *                    their patch and checks each claim's quote against its
+ *                    changelog (default: patches/series here)
  *   --gate-only GLOB only "suite/case/metric" names matching GLOB count for
  *                    the gate (repeatable; default all)
  *   --alpha A        significance level (default 0.05)
+ * Thresholds are decimal numbers (5, 2.5), 0 or above; alpha is above 0
+ * and below 1: "-1", "0x10", "1e1" or " 5" are usage errors.
  * The files given are written aside and renamed into place when all of
  * them are complete: a run that fails leaves the previous ones whole.
  * Exit: 0; 1 bad records or an output error (no file replaced), or the
@@ -42,6 +54,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -55,27 +68,26 @@
 static void usage_exit(void)
 {
 	fprintf(stderr,
-		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-only GLOB]... [--alpha A] RECORDS...\n",
+		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-series FILE] [--series FILE] [--gate-only GLOB]... [--alpha A] RECORDS...\n",
 		prog_name());
 	exit(2);
 }
 
+/* a threshold or a level: a decimal number, all of its text, 0 or above */
 static double number_arg(const char *opt, const char *s)
 {
-	char *end;
 	double x;
 
-	errno = 0;
-	x = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(x)) {
-		fprintf(stderr, "%s: usage: %s: '%s' is not a number\n", prog_name(), opt, s);
+	if (decimal_parse(s, &x)) {
+		fprintf(stderr, "%s: usage: %s: '%s' is not a decimal number 0 or above (%s)\n",
+			prog_name(), opt, s, "such as 5 or 2.5");
 		exit(2);
 	}
 	return x;
 }
 
 struct files {
-	const char *commits, *text, *md, *json, *plots, *acks;
+	const char *commits, *text, *md, *json, *plots, *acks, *gate_series;
 };
 
 static void parse_args(int argc, char **argv, struct report *r, struct files *fl)
@@ -90,6 +102,8 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 		{ "gate-pct-tcg", required_argument, NULL, 't' },
 		{ "gate-pct-icount", required_argument, NULL, 'i' },
 		{ "gate-ack", required_argument, NULL, 'k' },
+		{ "gate-series", required_argument, NULL, 's' },
+		{ "series", required_argument, NULL, 'S' },
 		{ "gate-only", required_argument, NULL, 'o' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
@@ -125,6 +139,12 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 		case 'k':
 			fl->acks = optarg;
 			break;
+		case 's':
+			fl->gate_series = optarg;
+			break;
+		case 'S':
+			r->series_path = optarg;
+			break;
 		case 'a':
 			r->alpha = number_arg("--alpha", optarg);
 			break;
@@ -136,8 +156,81 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 			usage_exit();
 		}
 	}
-	if (optind >= argc || !(r->alpha > 0 && r->alpha < 1))
+	if (!(r->alpha > 0 && r->alpha < 1)) {
+		fprintf(stderr, "%s: usage: --alpha: %g is not above 0 and below 1\n", prog_name(),
+			r->alpha);
+		exit(2);
+	}
+	if (optind >= argc)
 		usage_exit();
+}
+
+/* some key of KEYS (N of them) starts with the commit ID */
+static int names_commit(char *const *keys, size_t n, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strncmp(keys[i], id, strlen(id)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the rows of the table of a suite matching SUITE have a metric
+ * matching METRIC: -1 when there are no rows of such a suite (a run
+ * without that step tells nothing), else 0 or 1, with a metric of those
+ * rows in *example.
+ */
+static int suite_has_metric(const struct table *t, const char *suite, const char *metric,
+			    const char **example)
+{
+	int found = -1;
+	size_t i;
+
+	*example = NULL;
+	for (i = 0; i < t->nrows && found != 1; i++) {
+		const struct record *rec = t->rows[i].rec;
+
+		if (fnmatch(suite, rec->suite, 0))
+			continue;
+		found = !fnmatch(metric, rec->metric, 0);
+		*example = rec->metric;
+	}
+	return found;
+}
+
+/*
+ * A --gate-ack line that can never accept anything is an error, not a
+ * line of the report: its commit outside the series (--gate-series, the
+ * whole of it: --commits may be a part), or its glob's metric (the last
+ * name) none of the metrics that the records hold of its suite (a
+ * misspelt metric).  A case may be missing from a run (no map=mem
+ * namespace), a suite too (a run without its step): that tells nothing.
+ */
+static void check_acks(const struct report *r, const char *series_path)
+{
+	struct table series = { .by_cpu = 1 };
+	size_t i;
+
+	if (series_path)
+		table_read_commits(&series, series_path);
+	for (i = 0; i < r->nacks; i++) {
+		const struct ack *a = &r->acks[i];
+		const char *metric = strrchr(a->metric, '/'), *example;
+		char *suite = xasprintf("%.*s", (int)strcspn(a->metric, "/"), a->metric);
+
+		if (series_path && !names_commit(series.series, series.nseries, a->commit))
+			die("gate-ack: %s:%u: '%s' is not a commit of the series (%s): %s",
+			    r->ack_file, a->line, a->commit, series_path,
+			    "a rebased or edited commit needs its own line; remove the old one");
+		if (metric && !suite_has_metric(&r->t, suite, metric + 1, &example))
+			die("gate-ack: %s:%u: '%s' names no metric of the records: %s",
+			    r->ack_file, a->line, a->metric,
+			    xasprintf("none of suite '%s' (such as '%s')", suite, example));
+		free(suite);
+	}
+	table_free(&series);
 }
 
 int main(int argc, char **argv)
@@ -159,11 +252,13 @@ int main(int argc, char **argv)
 			exit(1);
 	if (fl.commits)
 		table_read_commits(&r.t, fl.commits);
-	if (fl.acks)
-		gate_read_acks(&r, fl.acks);
 	table_build(&r.t, &rs);
 	if (!r.t.nrows)
 		die("records: no samples in the records given (%zu records)", rs.n);
+	if (fl.acks) {
+		gate_read_acks(&r, fl.acks);
+		check_acks(&r, fl.gate_series);
+	}
 	claims_eval(&r);
 
 	f = fl.text ? outputs_file(&out, fl.text) : stdout;

@@ -12,6 +12,8 @@
 #include "table.h"
 #include "util.h"
 
+static int cell_differs(const struct cell *cl);
+
 static ssize_t find_col(const struct table *t, const char *key)
 {
 	size_t i;
@@ -60,6 +62,9 @@ void table_read_commits(struct table *t, const char *path)
 		tab = strchr(line, '\t');
 		if (tab)
 			*tab++ = '\0';
+		if (!*line || line[strcspn(line, " ")])
+			die("commits: %s:%u: '%s' is not a commit id: %s", path, ln, line,
+			    "a line is ID<TAB>SUBJECT");
 		if (find_col(t, line) >= 0 || find_series(t, line) >= 0)
 			die("commits: %s:%u: '%s' is listed twice", path, ln, line);
 		if (t->by_cpu) {
@@ -106,19 +111,6 @@ static void add_host(struct column *c, const char *host)
 	h = xasprintf("%s%s%s", c->hosts, *c->hosts ? " " : "", host);
 	free(c->hosts);
 	c->hosts = h;
-}
-
-/* the same samples, in the same order */
-static int same_samples(const struct record *a, const struct record *b)
-{
-	size_t i;
-
-	if (a->n != b->n)
-		return 0;
-	for (i = 0; i < a->n; i++)
-		if (a->samples[i] != b->samples[i])
-			return 0;
-	return 1;
 }
 
 static char *column_key(const struct table *t, const struct record *r)
@@ -170,7 +162,7 @@ static void build_columns(struct table *t, const struct records *rs)
 		add_host(&t->cols[c], r->host);
 	}
 	/* by CPU, the inputs' order means nothing: columns by name */
-	if (t->by_cpu)
+	if (t->by_cpu && t->ncols > 1)
 		qsort(t->cols, t->ncols, sizeof(*t->cols), by_key);
 	if (ignored)
 		warn("records: %zu records of commits not in --commits are left out", ignored);
@@ -192,9 +184,14 @@ static int by_series(const void *a, const void *b)
  */
 static void sort_by_series(struct table *t)
 {
-	struct row *sorted = xcalloc(t->nrows, sizeof(*sorted));
-	char *done = xcalloc(t->nrows, 1);
+	struct row *sorted;
+	char *done;
 	size_t i, j, k = 0, first;
+
+	if (!t->nrows)
+		return;
+	sorted = xcalloc(t->nrows, sizeof(*sorted));
+	done = xcalloc(t->nrows, 1);
 
 	for (i = 0; i < t->nrows; i++) {
 		if (done[i])
@@ -211,7 +208,8 @@ static void sort_by_series(struct table *t)
 			done[j] = 1;
 		}
 		/* qsort is not stable, but a metric has one row per commit */
-		qsort(sorted + first, k - first, sizeof(*sorted), by_series);
+		if (k - first > 1)
+			qsort(sorted + first, k - first, sizeof(*sorted), by_series);
 	}
 	free(t->rows);
 	free(done);
@@ -250,23 +248,27 @@ void table_build(struct table *t, const struct records *rs)
 		}
 		for (j = 0; j < r->n; j++)
 			cl->x[cl->n++] = r->samples[j];
+		cl->recs = xrealloc(cl->recs, (cl->nrecs + 1) * sizeof(*cl->recs));
+		cl->recs[cl->nrecs++] = r;
 		if (!cl->first) {
 			cl->first = r;
 			cl->exact = record_is_icount(r);
 		} else if (!record_is_icount(r)) {
 			cl->exact = 0;
-		} else if (cl->exact && !same_samples(cl->first, r)) {
-			/* two runs (hosts) of one exact figure that differ */
-			cl->runs_differ = 1;
 		}
 	}
 	if (t->by_cpu)
 		sort_by_series(t);
-	for (i = 0; i < t->nrows; i++)
-		for (j = 0; j < t->ncols; j++)
-			if (stats_summary(t->rows[i].cells[j].x, t->rows[i].cells[j].n,
-					  &t->rows[i].cells[j].s))
+	for (i = 0; i < t->nrows; i++) {
+		for (j = 0; j < t->ncols; j++) {
+			struct cell *cl = &t->rows[i].cells[j];
+
+			if (stats_summary(cl->x, cl->n, &cl->s))
 				die("statistics: %s: %s", t->rows[i].rec->file, strerror(errno));
+			/* two runs of one exact figure (one CPU) that disagree */
+			cl->runs_differ = cl->exact && cell_differs(cl);
+		}
+	}
 }
 
 void table_compare(const struct cell *a, const struct cell *b, struct cmp *c)
@@ -317,66 +319,177 @@ const struct row *table_base_row(const struct table *t, const struct row *w)
 	return NULL;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
+/*
+ * What two exact (icount) records of the same kernel must agree to, by
+ * metric: the rest (counts: pages, verified_bytes) to the last digit.
+ * The kernel prints memmap_init_ms in whole ms ("initialised N pages in
+ * Xms"): two hosts of the same instruction count can print values 1 ms
+ * apart.  bind_us, unbind_us and the boot times are the agent's own clock
+ * (bench-vm/agent): the guest's clock counts instructions, but the host's
+ * events (the serial channel, QEMU's timers) land a few instructions
+ * earlier or later; measured: the same 8 kernels on an Intel Xeon and an
+ * AMD EPYC host, bind_us 1-2 us apart in 1.1 s.  The tolerance is ten
+ * times that, 20 us or 20 ppm of the value, whichever is larger.  Their
+ * samples drift bind after bind within a boot, so they are compared by
+ * place (the i-th bind after boot is the same work on every host), over
+ * the binds both records hold.
+ */
+static const struct resolution {
+	const char *suite, *metric, *unit;
+	double abs, rel;	/* the tolerance: abs, or rel of the value if larger */
+	int by_place;		/* the i-th sample against the i-th */
+	const char *rule;
+} resolutions[] = {
+	{ "bench-vm", "memmap_init_ms", "ms", 1, 0, 0, "the kernel prints whole ms" },
+	{ "bench-vm", "bind_us", "us", 20, 0.00002, 1, "agent clock: 20 us or 20 ppm" },
+	{ "bench-vm", "unbind_us", "us", 20, 0.00002, 1, "agent clock: 20 us or 20 ppm" },
+	{ "bench-vm", "agent_start_ms", "ms", 0.02, 0.00002, 1, "agent clock: 20 us or 20 ppm" },
+	{ "bench-vm", "first_bind_ms", "ms", 0.02, 0.00002, 1, "agent clock: 20 us or 20 ppm" },
+};
 
-	return (*x > *y) - (*x < *y);
+static const struct resolution exact_figure = { NULL, NULL, NULL, 0, 0, 0, "exact" };
+
+static const struct resolution *resolution_of(const struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(resolutions); i++)
+		if (streq(r->suite, resolutions[i].suite) &&
+		    streq(r->metric, resolutions[i].metric) && streq(r->unit, resolutions[i].unit))
+			return &resolutions[i];
+	return &exact_figure;
 }
 
-/* two cells hold the same samples, in any order */
-static int same_cell(const struct cell *a, const struct cell *b)
+static double tolerance(const struct resolution *res, double x)
 {
-	double *x, *y;
-	int same;
+	return fmax(res->abs, res->rel * fabs(x));
+}
 
-	if (a->n != b->n)
-		return 0;
-	x = xcalloc(a->n, sizeof(*x));
-	y = xcalloc(b->n, sizeof(*y));
-	memcpy(x, a->x, a->n * sizeof(*x));
-	memcpy(y, b->x, b->n * sizeof(*y));
-	qsort(x, a->n, sizeof(*x), by_value);
-	qsort(y, b->n, sizeof(*y), by_value);
-	same = !memcmp(x, y, a->n * sizeof(*x));
-	free(x);
-	free(y);
-	return same;
+/* one distance D at value X: the worst so far in *a, beyond the tolerance first */
+static void note(struct agree *a, const struct resolution *res, double x, double d)
+{
+	double tol = tolerance(res, x);
+
+	if (d > tol) {
+		if (a->state != AGREE_DIFFER || d > a->apart) {
+			a->apart = d;
+			a->tol = tol;
+		}
+		a->state = AGREE_DIFFER;
+		return;
+	}
+	if (a->state == AGREE_DIFFER)
+		return;
+	if (a->state == AGREE_NONE || d > a->apart) {
+		a->apart = d;
+		a->tol = tol;
+	}
+	if (d > 0)
+		a->state = AGREE_WITHIN;
+	else if (a->state == AGREE_NONE)
+		a->state = AGREE_EQUAL;
+}
+
+/* each value of X against the nearest value of Y */
+static void nearest(struct agree *a, const struct resolution *res, const double *x, size_t nx,
+		    const double *y, size_t ny)
+{
+	size_t i, j;
+
+	for (i = 0; i < nx; i++) {
+		double d = INFINITY;
+
+		for (j = 0; j < ny && d > 0; j++)
+			d = fmin(d, fabs(x[i] - y[j]));
+		note(a, res, x[i], d);
+	}
+}
+
+/* record B against record A, into *a */
+static void compare_records(struct agree *a, const struct record *ra, const struct record *rb)
+{
+	const struct resolution *res = resolution_of(ra);
+	size_t i;
+
+	if (!ra->n || !rb->n)
+		return;
+	a->rule = res->rule;
+	if (res->by_place) {
+		for (i = 0; i < ra->n && i < rb->n; i++)
+			note(a, res, ra->samples[i], fabs(ra->samples[i] - rb->samples[i]));
+		return;
+	}
+	/* the distinct values both ways: how many of each does not count */
+	nearest(a, res, ra->samples, ra->n, rb->samples, rb->n);
+	nearest(a, res, rb->samples, rb->n, ra->samples, ra->n);
+}
+
+/* every pair of the records of the exact ones of NCELLS cells */
+static void agree_cells(const struct cell *cells, size_t ncells, struct agree *a)
+{
+	const struct record **v = NULL;
+	size_t c, i, j, n = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->state = AGREE_NONE;
+	a->rule = exact_figure.rule;
+	for (c = 0; c < ncells; c++) {
+		if (!cells[c].n || !cells[c].exact)
+			continue;
+		v = xrealloc(v, (n + cells[c].nrecs) * sizeof(*v));
+		for (i = 0; i < cells[c].nrecs; i++)
+			v[n++] = cells[c].recs[i];
+	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			compare_records(a, v[i], v[j]);
+	free(v);
+}
+
+static int cell_differs(const struct cell *cl)
+{
+	struct agree a;
+
+	agree_cells(cl, 1, &a);
+	return a.state == AGREE_DIFFER;
 }
 
 /*
- * By CPU: do the exact (icount) cells of a row, one per host CPU, hold
- * the same samples?  The same kernel under the same QEMU should count the
- * same instructions on any host.  -1: fewer than two to compare; else
- * 1 (they agree) or 0, with the largest difference of the means in *pct.
+ * By CPU: do the exact (icount) records of a row agree, one CPU's
+ * against another's and two runs of one CPU against each other?  See
+ * table.h.  AGREE_NONE when there is one CPU only and its runs agree.
  */
-int table_icount_agree(const struct table *t, const struct row *w, double *pct)
+void table_icount_agree(const struct table *t, const struct row *w, struct agree *a)
 {
-	const struct cell *first = NULL;
 	size_t c, k = 0;
-	int agree = 1;
 
-	*pct = 0;
-	for (c = 0; c < t->ncols; c++) {
-		const struct cell *cl = &w->cells[c];
+	agree_cells(w->cells, t->ncols, a);
+	for (c = 0; c < t->ncols; c++)
+		k += w->cells[c].n && w->cells[c].exact;
+	if (k < 2 && a->state != AGREE_DIFFER)
+		a->state = AGREE_NONE;
+}
 
-		if (!cl->n || !cl->exact)
-			continue;
-		k++;
-		if (cl->runs_differ)
-			agree = 0;
-		if (!first) {
-			first = cl;
-			continue;
-		}
-		if (!same_cell(first, cl)) {
-			agree = 0;
-			*pct = fmax(*pct, fabs(stats_pct(first->s.mean, cl->s.mean)));
-		}
+/*
+ * A threshold, a percent, a level: digits with at most one decimal point,
+ * and nothing else; strtod() alone would take "0x10" (16), "-1", "1e3",
+ * " 5" and "inf".
+ */
+int decimal_parse(const char *s, double *x)
+{
+	size_t int_digits = strspn(s, "0123456789"), frac_digits = 0;
+	const char *p = s + int_digits;
+	char *end;
+
+	if (*p == '.') {
+		frac_digits = strspn(p + 1, "0123456789");
+		p += 1 + frac_digits;
 	}
-	if (k < 2 && agree)
+	if (*p || !(int_digits + frac_digits))
 		return -1;
-	return agree;
+	errno = 0;
+	*x = strtod(s, &end);
+	return errno || *end || !isfinite(*x) ? -1 : 0;
 }
 
 /* some figure of the table is an exact icount one */
@@ -396,8 +509,10 @@ void table_free(struct table *t)
 	size_t i, c;
 
 	for (i = 0; i < t->nrows; i++) {
-		for (c = 0; c < t->ncols; c++)
+		for (c = 0; c < t->ncols; c++) {
 			free(t->rows[i].cells[c].x);
+			free(t->rows[i].cells[c].recs);
+		}
 		free(t->rows[i].cells);
 		free(t->rows[i].setup);
 	}

@@ -15,6 +15,9 @@
  *   table_compare(&a, &b, &cmp)    b against a: the change of the mean in
  *                                  percent, and the rule that decides it
  *   table_base_row(&t, row)        by_cpu: the row of the series' base
+ *   table_icount_agree(&t, row, &a)   by_cpu: do the exact (icount)
+ *                                  records of a row agree, host against
+ *                                  host and run against run
  *   table_free(&t)
  *
  * Without commits, the columns come in the order the records name them;
@@ -48,7 +51,9 @@ struct cell {
 	struct stats s;
 	int exact;		/* every record of it has clock "icount" */
 	const struct record *first;	/* its first record */
-	int runs_differ;	/* exact, but its records' samples differ */
+	const struct record **recs;	/* every record of it, in order */
+	size_t nrecs;
+	int runs_differ;	/* exact, but its records disagree (table_icount_agree) */
 };
 
 struct row {
@@ -98,7 +103,33 @@ void table_add_column(struct table *t, const char *key, const char *subject);
 void table_build(struct table *t, const struct records *rs);
 void table_compare(const struct cell *a, const struct cell *b, struct cmp *c);
 const struct row *table_base_row(const struct table *t, const struct row *w);
-int table_icount_agree(const struct table *t, const struct row *w, double *pct);
+/*
+ * Whether the exact (icount) records of a row agree: the same kernel under
+ * the same QEMU counts the same instructions on any host.  Compared is
+ * what is exact, never the number of samples: the distinct values, each
+ * within the metric's resolution of one of the other record's (the
+ * kernel prints memmap_init_ms in whole ms); for the agent's own clock
+ * (bind_us, unbind_us, boot), the i-th sample of one record against the
+ * i-th of the other (the i-th bind after boot is the same work) within a
+ * tolerance.  See the table of resolutions in table.c.
+ */
+enum agree_state {
+	AGREE_NONE,		/* fewer than two records to compare */
+	AGREE_EQUAL,		/* the same values */
+	AGREE_WITHIN,		/* apart, but within the tolerance */
+	AGREE_DIFFER,		/* apart beyond it */
+};
+
+struct agree {
+	enum agree_state state;
+	double apart;		/* the largest distance found, in the row's unit */
+	double tol;		/* the tolerance where it was found (or the worst) */
+	const char *rule;	/* what the tolerance is, in words */
+};
+
+void table_icount_agree(const struct table *t, const struct row *w, struct agree *a);
+/* a number of an option or an input: a decimal, all of its text (no sign) */
+int decimal_parse(const char *s, double *x);
 int table_any_exact(const struct table *t);
 void table_free(struct table *t);
 
