@@ -20,6 +20,7 @@
  * subtracted: the kernel pays it too.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
@@ -45,10 +46,10 @@ const size_t nr_variants = ARRAY_SIZE(variants);
 
 /* the one table of the changelogs' figures; ci-report gives the verdicts */
 static const struct {
-	const char *id, *source, *what, *claimed;
+	const char *id, *patch, *quote, *what;
 } claims[] = {
-#define CLAIM(id, source, what, claimed, suite, metric, from, from_case, to, to_case, \
-	      cfrom, cto, lo, hi) { id, source, what, claimed },
+#define CLAIM(id, patch, quote, what, suite, metric, from, from_case, to, to_case, \
+	      cfrom, cto, lo, hi) { id, patch, quote, what },
 #include "claims.def"
 #undef CLAIM
 };
@@ -157,9 +158,11 @@ void print_claim(const char *id, const char *reproduced)
 		if (!claim_of(id, claims[i].id))
 			continue;
 		if (!any)
-			printf("  claimed vs reproduced [%s]:\n", claims[i].source);
-		printf("    claimed    %s: %s: %s\n", claims[i].id, claims[i].what,
-		       claims[i].claimed);
+			printf("  claimed vs reproduced [%s%s of patches/series]:\n",
+			       isdigit((unsigned char)claims[i].patch[0]) ? "patch " : "",
+			       claims[i].patch);
+		printf("    claimed    %s: %s: \"%s\"\n", claims[i].id, claims[i].what,
+		       claims[i].quote);
 		any = 1;
 	}
 	if (!any)

@@ -3,58 +3,494 @@
  * claims.c - every figure a changelog quotes (lib/claims.def, one row
  * each) against the cells of the report that reproduce it: the one
  * verdict of each, computed here only.  See report.h.
+ *
+ * The series (patches/series, or the report's series_path) names the
+ * report's commits and is what the claims are checked against:
+ *
+ *   series_read()     every entry of patches/series and its mail: status,
+ *                     identity (cover, K of K/N, upstream:ID), subject,
+ *                     changelog (the body up to its "---" line)
+ *   series_figures()  the figures a text quotes: each number that is no
+ *                     part of a word, an identifier, a commit id or a
+ *                     dotted version, with its decimals, unit and line.
+ *                     The one reader of changelog figures: the claims
+ *                     below, and report.json's "figures" (every figure of
+ *                     every changelog, and the claim that quotes it, if
+ *                     any: what a claims lint needs)
+ *   quote_find()      a claim's quote in a changelog, blanks as one space,
+ *                     its " ... " fragments in order
+ *   map_columns()     the report's columns to the series' patches: a
+ *                     column is patch K when its commit's subject is the
+ *                     subject of patch K's mail (git am makes the one
+ *                     from the other); when the columns are the base and
+ *                     every applied patch (make ci), by their place too,
+ *                     so a mail renamed since the commits were made still
+ *                     finds its commit
+ *
+ * A claim names its patch by its identity in the series, never by a
+ * subject: its quote must be in that patch's changelog, and each claimed
+ * number among the quote's figures, or the claim is stale.  The mails are
+ * read as make export writes them (plain text; a quoted-printable or
+ * encoded changelog would not match and read as stale, never as fine).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <gsl/gsl_cdf.h>
 
 #include "format.h"
 #include "report.h"
 #include "util.h"
 
 struct claim {
-	const char *id, *source, *what, *claimed;
+	const char *id, *patch, *quote, *what;
 	const char *suite, *metric, *from, *from_case, *to, *to_case;
 	double cfrom, cto, pct_lo, pct_hi;
 };
+
+/* equal as figures: what a double keeps of a decimal a changelog writes */
+#define EPS 0.000000001
 
 /* the verdict of a claim that no comparison of records measures */
 #define NO_VERDICT \
 	"no verdict: no comparison of records measures it; see copy-bench's tables"
 
 static const struct claim claims[] = {
-#define CLAIM(id, source, what, claimed, suite, metric, from, from_case, to, to_case, \
+#define CLAIM(id, patch, quote, what, suite, metric, from, from_case, to, to_case, \
 	      cfrom, cto, lo, hi) \
-	{ id, source, what, claimed, suite, metric, from, from_case, to, to_case, \
+	{ id, patch, quote, what, suite, metric, from, from_case, to, to_case, \
 	  cfrom, cto, lo, hi },
 #include "claims.def"
 
 #undef CLAIM
 };
 
-static ssize_t claim_commit(const struct table *t, const char *sel)
+/* ---- the series ---- */
+
+static char *slurp(const char *path)
 {
-	size_t i, len;
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
 
-	if (!strcmp(sel, "base"))
-		return t->ncols ? 0 : -1;
-	if (!strcmp(sel, "head"))
-		return t->ncols ? (ssize_t)t->ncols - 1 : -1;
-	if (!strncmp(sel, "subject:", 8) || !strncmp(sel, "parent:", 7)) {
-		int parent = sel[0] == 'p';
-		const char *pfx = strchr(sel, ':') + 1;
-
-		len = strlen(pfx);
-		for (i = 0; i < t->ncols; i++)
-			if (!strncmp(t->cols[i].subject, pfx, len))
-				return parent ? (ssize_t)i - 1 : (ssize_t)i;
+	if (!f)
+		return NULL;
+	do {
+		if (cap - len < 65536) {
+			cap = cap ? 2 * cap : 65536;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		n = errno;
+		fclose(f);
+		free(buf);
+		errno = n;
+		return NULL;
 	}
+	fclose(f);
+	buf[len] = '\0';
+	if (memchr(buf, '\0', len)) {
+		free(buf);
+		errno = EINVAL;
+		return NULL;
+	}
+	return buf;
+}
+
+static int unit_char(int c)
+{
+	return isalpha(c) || c == '%' || c == '/';
+}
+
+static const char *const units[] = {
+	"%", "ms", "us", "ns", "s", "GB/s", "MB/s", "GiB/s", "B", "KB", "MB", "GB", "TB",
+	"KiB", "MiB", "GiB", "TiB", "K", "M", "G", "T", "GHz", "MHz", "bytes", "pages",
+	"ticks", "x",
+};
+
+/* the unit at s ("ms," -> "ms"); "" when none of the table */
+static size_t read_unit(const char *s, char *unit, size_t len)
+{
+	size_t n = 0, i;
+
+	while (unit_char((unsigned char)s[n]))
+		n++;
+	/* "GB/s" is one unit, "ms/call" is "ms" */
+	for (; n; n--) {
+		for (i = 0; i < ARRAY_SIZE(units); i++)
+			if (strlen(units[i]) == n && !strncmp(s, units[i], n))
+				break;
+		if (i < ARRAY_SIZE(units) && n < len) {
+			memcpy(unit, s, n);
+			unit[n] = '\0';
+			return n;
+		}
+	}
+	unit[0] = '\0';
+	return 0;
+}
+
+/* a character that makes a digit after it part of a word or a number */
+static int word_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.';
+}
+
+/* the figures of text, lines counted from line0 */
+static size_t series_figures(const char *text, unsigned int line0, struct figure **out)
+{
+	struct figure *figs = NULL;
+	unsigned int line = line0;
+	size_t n = 0;
+	const char *s;
+
+	for (s = text; *s; s++) {
+		const char *num = s, *e, *u;
+		int sign = 0, dots = 0;
+		struct figure f = { 0 };
+		size_t ul;
+
+		if (*s == '\n')
+			line++;
+		if ((*s == '-' || *s == '+') && isdigit((unsigned char)s[1]) &&
+		    (s == text || !isalnum((unsigned char)s[-1])))
+			sign = 1;
+		else if (!isdigit((unsigned char)*s) ||
+			 (s > text && word_char((unsigned char)s[-1])))
+			continue;
+		for (e = num + sign;
+		     isdigit((unsigned char)*e) || (*e == '.' && isdigit((unsigned char)e[1])); e++)
+			dots += *e == '.';
+		s = e - 1;
+		/* a version (6.12.117), an identifier or a hex id (68674f94ffc9) */
+		if (dots > 1 || (*e == '.' && isdigit((unsigned char)e[1])) || *e == '_')
+			continue;
+		/* a numbering (3/7, 1-5) or a name (E5-2690, linux-source-6.12) */
+		if ((*e == '/' || *e == '-') && isdigit((unsigned char)e[1]))
+			continue;
+		if (!sign && num - text >= 2 && (num[-1] == '/' || num[-1] == '-') &&
+		    isalnum((unsigned char)num[-2]))
+			continue;
+		u = e;
+		if (*u == ' ' && unit_char((unsigned char)u[1]) && u[1] != '/')
+			u++;
+		ul = read_unit(u, f.unit, sizeof(f.unit));
+		if (isalnum((unsigned char)*e) && !ul)
+			continue;
+		if (ul && isalnum((unsigned char)u[ul]))
+			f.unit[0] = '\0';	/* "5 more", "2 ways": a word, no unit */
+		if (isalnum((unsigned char)*e) && !f.unit[0])
+			continue;
+		f.value = strtod(num, NULL);
+		u = memchr(num, '.', e - num);
+		f.decimals = u ? (int)(e - u - 1) : 0;
+		f.off = num - text;
+		f.line = line;
+		figs = xrealloc(figs, (n + 1) * sizeof(*figs));
+		figs[n++] = f;
+	}
+	*out = figs;
+	return n;
+}
+
+/* "[PATCH v2 3/7] mm: foo" -> "mm: foo" */
+static char *bare_subject(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (*s == '[' && strchr(s, ']')) {
+		s = strchr(s, ']') + 1;
+		while (*s == ' ')
+			s++;
+	}
+	return xstrdup(s);
+}
+
+/* the subject and the changelog of the mail at path (as make export writes it) */
+static void read_mail(const char *series, unsigned int ln, struct series_patch *p, const char *path)
+{
+	char *text = slurp(path), *s, *end, *subject = NULL;
+	unsigned int line = 1;
+
+	if (!text)
+		die("series: %s:%u: %s: cannot read: %s; see 'series-check %s'", series, ln, path,
+		    strerror(errno), series);
+	if (strncmp(text, "From ", 5))
+		die("series: %s:%u: %s: not an mbox (no \"From \" line first); %s '%s'",
+		    series, ln, path, "see series-check", series);
+	/* the header block: to the first empty line */
+	for (s = strchr(text, '\n'); s && s[1] && s[1] != '\n'; s = strchr(s + 1, '\n')) {
+		line++;
+		if (!strncasecmp(s + 1, "Subject:", 8)) {
+			char *v = s + 9;
+
+			end = strchr(v, '\n');
+			free(subject);
+			subject = xasprintf("%.*s", (int)(end ? end - v : (long)strlen(v)), v);
+			/* folded lines */
+			while (end && (end[1] == ' ' || end[1] == '\t')) {
+				char *next = strchr(end + 1, '\n'), *cat;
+
+				cat = xasprintf("%s%.*s", subject, (int)(next ? next - end - 1 :
+									 (long)strlen(end + 1)),
+						end + 1);
+				free(subject);
+				subject = cat;
+				end = next;
+			}
+		}
+	}
+	if (!s || !s[1])
+		die("series: %s:%u: %s: no body after the headers; see 'series-check %s'", series,
+		    ln, path, series);
+	line += 2;
+	s += 2;
+	p->log_line = line;
+	end = strstr(s, "\n---\n");
+	if (!end)
+		end = strstr(s, "\n--\x20\n");	/* the signature */
+	p->log = end ? xasprintf("%.*s\n", (int)(end - s), s) : xstrdup(s);
+	p->subject = bare_subject(subject ? subject : "");
+	free(subject);
+	free(text);
+	p->nfigs = series_figures(p->log, p->log_line, &p->figs);
+}
+
+static void series_read(struct report *r)
+{
+	struct series *se = &r->series;
+	const char *path = r->series_path;
+	char *line = NULL, *dir;
+	size_t cap = 0;
+	unsigned int ln = 0;
+	FILE *f;
+
+	if (!path) {
+		if (access("patches/series", R_OK))
+			return;
+		path = "patches/series";
+	}
+	f = fopen(path, "r");
+	if (!f)
+		die("series: %s: cannot open: %s", path, strerror(errno));
+	se->path = xstrdup(path);
+	dir = strrchr(path, '/') ? xasprintf("%.*s", (int)(strrchr(path, '/') - path), path) :
+				   xstrdup(".");
+	while (getline(&line, &cap, f) >= 0) {
+		char *file, *status, *id, *save, *mbox;
+		struct series_patch *p;
+
+		ln++;
+		line[strcspn(line, "\n")] = '\0';
+		file = strtok_r(line, " \t", &save);
+		if (!file || *file == '#')
+			continue;
+		status = strtok_r(NULL, " \t", &save);
+		id = strtok_r(NULL, " \t", &save);
+		if (!status || (strcmp(status, "cover") && strcmp(status, "applied") &&
+				strcmp(status, "upstream")))
+			die("series: %s:%u: '%s': status '%s' is not %s; see 'series-check %s'",
+			    path, ln, file, status ? status : "", "cover, applied or upstream",
+			    path);
+		if (!strcmp(status, "upstream") && !id)
+			die("series: %s:%u: '%s': an upstream entry without its commit id",
+			    path, ln, file);
+		se->p = xrealloc(se->p, (se->n + 1) * sizeof(*se->p));
+		p = &se->p[se->n++];
+		memset(p, 0, sizeof(*p));
+		p->path = xstrdup(file);
+		p->status = xstrdup(status);
+		p->upstream = id ? xstrdup(id) : NULL;
+		if (!strcmp(status, "applied"))
+			p->number = ++se->napplied;
+		mbox = xasprintf("%s/%s", dir, file);
+		read_mail(path, ln, p, mbox);
+		free(mbox);
+	}
+	if (ferror(f))
+		die("series: %s: read failed: %s", path, strerror(errno));
+	fclose(f);
+	free(line);
+	free(dir);
+}
+
+/* the entry of the series a claim's patch names, or -1 */
+static ssize_t series_find(const struct series *se, const char *patch)
+{
+	size_t i;
+	char *end;
+	unsigned long k;
+
+	for (i = 0; i < se->n; i++) {
+		const struct series_patch *p = &se->p[i];
+
+		if (!strcmp(patch, "cover") && !strcmp(p->status, "cover"))
+			return i;
+		if (!strncmp(patch, "upstream:", 9) && p->upstream &&
+		    !strncmp(p->upstream, patch + 9, strlen(patch + 9)))
+			return i;
+	}
+	k = strtoul(patch, &end, 10);
+	if (!isdigit((unsigned char)*patch) || *end || !k)
+		return -1;
+	for (i = 0; i < se->n; i++)
+		if (se->p[i].number == k)
+			return i;
 	return -1;
 }
 
-static const struct row *find_cell_row(const struct table *t, const char *suite,
-				       const char *case_name, const char *metric, size_t col)
+/* "2/7 mm/mm_init: add ...", "the cover letter", "upstream 236222d39347 x86/..." */
+static char *patch_name(const struct series *se, ssize_t i)
+{
+	const struct series_patch *p = &se->p[i];
+
+	if (p->number)
+		return xasprintf("%u/%u %s", p->number, se->napplied, p->subject);
+	if (p->upstream)
+		return xasprintf("upstream %.12s %s", p->upstream, p->subject);
+	return xasprintf("cover letter (0/%u)", se->napplied);
+}
+
+/*
+ * The quote in text, blanks as one space, its " ... " fragments in order;
+ * 1 with each fragment's place in text (ranges[2 * k], ranges[2 * k + 1]).
+ */
+static int quote_find(const char *text, const char *quote, size_t **ranges, size_t *nfrag)
+{
+	size_t len = strlen(text), n = 0, i, *map = xcalloc(len + 1, sizeof(*map));
+	char *norm = xcalloc(len + 1, 1), *q = xstrdup(quote), *frag, *at, *from;
+	int ok = 1;
+
+	for (i = 0; i < len; i++) {
+		if (isspace((unsigned char)text[i])) {
+			if (!n || norm[n - 1] == ' ')
+				continue;
+			norm[n] = ' ';
+		} else {
+			norm[n] = text[i];
+		}
+		map[n++] = i;
+	}
+	map[n] = len;
+	*ranges = NULL;
+	*nfrag = 0;
+	from = norm;
+	for (frag = q; frag && ok; frag = at) {
+		char *hit;
+
+		at = strstr(frag, " ... ");
+		if (at) {
+			*at = '\0';
+			at += 5;
+		}
+		hit = strstr(from, frag);
+		if (!hit) {
+			ok = 0;
+			break;
+		}
+		*ranges = xrealloc(*ranges, (*nfrag + 1) * 2 * sizeof(**ranges));
+		(*ranges)[2 * *nfrag] = map[hit - norm];
+		(*ranges)[2 * *nfrag + 1] = map[hit - norm + strlen(frag) - 1] + 1;
+		(*nfrag)++;
+		from = hit + strlen(frag);
+	}
+	free(q);
+	free(norm);
+	free(map);
+	return ok;
+}
+
+/* the quote's figure of value x (the sign aside: "57.5% reduction"), or NULL */
+static const struct figure *quote_figure(const struct figure *figs, size_t n, double x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fabs(fabs(figs[i].value) - fabs(x)) < EPS * fmax(1, fabs(x)))
+			return &figs[i];
+	return NULL;
+}
+
+/*
+ * The report's columns to the series' patches (the header comment says
+ * how); warns once for each column taken by its place.
+ */
+static void map_columns(struct report *r)
+{
+	const struct table *t = &r->t;
+	const struct series *se = &r->series;
+	size_t c, i, next = 0;
+
+	r->col_patch = xcalloc(t->ncols ? t->ncols : 1, sizeof(*r->col_patch));
+	for (c = 0; c < t->ncols; c++)
+		r->col_patch[c] = -1;
+	for (c = 1; c < t->ncols; c++)
+		for (i = next; i < se->n; i++)
+			if (se->p[i].number && streq(se->p[i].subject, t->cols[c].subject)) {
+				r->col_patch[c] = i;
+				next = i + 1;
+				break;
+			}
+	if (!se->napplied || t->ncols != se->napplied + 1)
+		return;
+	for (c = 1; c < t->ncols; c++) {
+		if (r->col_patch[c] >= 0)
+			continue;
+		for (i = 0; i < se->n && se->p[i].number != c; i++)
+			;
+		for (next = 1; next < t->ncols; next++)
+			if (r->col_patch[next] == (ssize_t)i)
+				break;
+		if (next < t->ncols)
+			continue;
+		r->col_patch[c] = i;
+		warn("series: commit %s '%s' is taken for %u/%u '%s' of %s by its place (%s): %s",
+		     short_id(t->cols[c].key).s, t->cols[c].subject, se->p[i].number, se->napplied,
+		     se->p[i].subject, se->path, "the columns are the base and every patch",
+		     "its subject differs");
+	}
+}
+
+/* the column of entry i of the series, or -1 */
+static ssize_t patch_column(const struct report *r, ssize_t i)
+{
+	size_t c;
+
+	for (c = 0; c < r->t.ncols; c++)
+		if (r->col_patch[c] == i && i >= 0)
+			return c;
+	return -1;
+}
+
+/* "base", "2/7" or the short id of column c */
+static struct text col_name(const struct report *r, size_t c)
+{
+	struct text t;
+
+	if (c == 0)
+		snprintf(t.s, sizeof(t.s), "base");
+	else if (r->col_patch[c] >= 0)
+		snprintf(t.s, sizeof(t.s), "%u/%u", r->series.p[r->col_patch[c]].number,
+			 r->series.napplied);
+	else
+		t = short_id(r->t.cols[c].key);
+	return t;
+}
+
+/* ---- the verdicts ---- */
+
+static const struct cell *find_cell(const struct table *t, const char *suite,
+				    const char *case_name, const char *metric, size_t col,
+				    const struct row **rowp)
 {
 	size_t i;
 
@@ -62,31 +498,96 @@ static const struct row *find_cell_row(const struct table *t, const char *suite,
 		const struct row *w = &t->rows[i];
 
 		if (streq(w->rec->suite, suite) && streq(w->rec->case_name, case_name) &&
-		    streq(w->rec->metric, metric) && w->cells[col].n)
-			return w;
+		    streq(w->rec->metric, metric) && w->cells[col].n) {
+			*rowp = w;
+			return &w->cells[col];
+		}
 	}
 	return NULL;
 }
 
+/* the t quantile of p: gsl_cdf_tdist_P() inverted by bisection */
+static double t_quantile(double p, double df)
+{
+	double lo = -1e6, hi = 1e6;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (gsl_cdf_tdist_P(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* half the last digit of a figure written with d decimals (-1: unknown) */
+static double half_digit(int d)
+{
+	return d >= 0 ? 0.5 * pow(10, -d) + EPS : 0.05;
+}
+
+/*
+ * Could Welch's test of these samples tell the claimed change, at alpha,
+ * 4 times out of 5?  The claimed difference against t(1 - alpha/2) +
+ * t(0.8) standard errors, with the samples' own sd and df.
+ */
+static int test_can_tell(const struct stats *sa, const struct stats *sb,
+			 const struct stats_welch *w, double cpct, double alpha)
+{
+	double se = sqrt(sa->sd * sa->sd / sa->n + sb->sd * sb->sd / sb->n);
+	double d = fabs(cpct) / 100 * fabs(sa->mean);
+
+	if (!w->valid || !(se > 0) || !(w->df > 0))
+		return 0;
+	return d / se >= t_quantile(1 - alpha / 2, w->df) + t_quantile(0.8, w->df);
+}
+
+/* the claimed change in percent, and the decimals its quote writes */
+struct claimed {
+	double lo, hi;
+	int dfrom, dto, dpct;		/* -1: not checked against a quote */
+};
+
+#define TOO_FEW "inconclusive"
+
+/* what a test too weak for the claim says: "inconclusive (n 2): make bench ..." */
+static char *too_few(const struct claim *c, const struct stats *sa, const struct stats *sb)
+{
+	if (sa->n == sb->n)
+		return xasprintf(TOO_FEW " (n %zu): make %s for enough samples", sa->n, c->suite);
+	return xasprintf(TOO_FEW " (n %zu/%zu): make %s for enough samples", sa->n, sb->n,
+			 c->suite);
+}
+
 /* the one verdict of a claim against the figures that reproduce it */
-static char *verdict(const struct claim_result *res, const struct cmp *cm, double lo,
-		     double hi, double alpha)
+static char *verdict(const struct claim *c, const struct claim_result *res,
+		     const struct cmp *cm, const struct stats *sa, const struct stats *sb,
+		     const struct claimed *cl, double alpha)
 {
 	/* exact (icount) or constant figures: no test, the size decides */
 	int sized = cm->rule == RULE_EXACT || cm->rule == RULE_CONSTANT;
-	int rneg, lneg;
+	double lo = cl->lo, hi = cl->hi;
 
 	if (sized && res->rpct == 0)
 		return xasprintf("not reproduced: no change (%s figures)",
 				 cm->rule == RULE_EXACT ? "exact" : "constant");
 	if (!sized && !cm->w.valid)
-		return xasprintf("too few samples for a test");
+		return too_few(c, sa, sb);
+	/* "not reproduced" only where the test could have told the claimed change */
 	if (!sized && !(cm->p < alpha))
-		return xasprintf("not reproduced: no significant change");
-	rneg = res->rpct < 0;
-	lneg = lo < 0;
-	if (rneg != lneg)
+		return test_can_tell(sa, sb, &cm->w, fabs(lo) < fabs(hi) ? lo : hi, alpha) ?
+		       xasprintf("not reproduced: no significant change") :
+		       too_few(c, sa, sb);
+	if (signbit(res->rpct) != signbit(lo))
 		return xasprintf("not reproduced: opposite direction");
+	if (!isnan(c->cfrom) && fabs(res->rfrom - c->cfrom) <= half_digit(cl->dfrom) &&
+	    fabs(res->rto - c->cto) <= half_digit(cl->dto))
+		return xasprintf("reproduced: the claimed figures");
+	if (lo == hi && fabs(res->rpct - lo) <= half_digit(cl->dpct))
+		return xasprintf("reproduced: the claimed change");
 	if (lo != hi && res->rpct >= lo && res->rpct <= hi)
 		return xasprintf("reproduced: within the claimed range");
 	return xasprintf("direction reproduced; %.1f points %s than claimed",
@@ -94,22 +595,23 @@ static char *verdict(const struct claim_result *res, const struct cmp *cm, doubl
 }
 
 static void reproduce(const struct report *r, const struct claim *c,
-		      struct claim_result *res, const struct row *a, size_t fa,
-		      const struct row *b, size_t fb)
+		      struct claim_result *res, const struct row *a, const struct row *b,
+		      const struct cell *ca, const struct cell *cb, const struct claimed *cl)
 {
-	const struct stats *sa = &a->cells[fa].s, *sb = &b->cells[fb].s;
-	double lo, hi;
+	const struct stats *sa = &ca->s, *sb = &cb->s;
 	struct cmp cm;
+	char *setup;
 
-	table_compare(&a->cells[fa], &b->cells[fb], &cm);
+	table_compare(ca, cb, &cm);
 	res->nfrom = sa->n;
 	res->nto = sb->n;
 	res->rfrom = sa->mean;
 	res->rto = sb->mean;
 	res->rpct = stats_pct(sa->mean, sb->mean);
 	res->p = cm.p;
+	setup = xasprintf("%s; %s", res->setup, b->setup);
 	free(res->setup);
-	res->setup = xstrdup(b->setup);
+	res->setup = setup;
 	if (cm.rule == RULE_EXACT)
 		res->reproduced = xasprintf("%s -> %s %s (%s, %s, n %zu/%zu)", num(sa->mean).s,
 					    num(sb->mean).s, a->rec->unit, pct_str(res->rpct).s,
@@ -118,29 +620,111 @@ static void reproduce(const struct report *r, const struct claim *c,
 		res->reproduced = xasprintf("%s -> %s %s (%s, p %s, n %zu/%zu)", num(sa->mean).s,
 					    num(sb->mean).s, a->rec->unit, pct_str(res->rpct).s,
 					    cmp_p(&cm).s, sa->n, sb->n);
-	lo = !isnan(c->cfrom) ? res->cpct : fmin(c->pct_lo, c->pct_hi);
-	hi = !isnan(c->cfrom) ? res->cpct : fmax(c->pct_lo, c->pct_hi);
-	res->verdict = verdict(res, &cm, lo, hi, r->alpha);
+	if (!res->verdict)
+		res->verdict = verdict(c, res, &cm, sa, sb, cl, r->alpha);
 }
 
 /* the text of a claimed change: two figures, a range or one change */
-static char *claimed_text(const struct claim *c, double cpct)
+static char *claimed_text(const struct claim *c, double cpct, const struct claimed *cl)
 {
+	int d = cl->dpct >= 0 ? cl->dpct : 1;
+
 	if (!isnan(c->cfrom))
-		return xasprintf("%s -> %s (%s)", num(c->cfrom).s, num(c->cto).s, pct_str(cpct).s);
+		return xasprintf("%s -> %s (%+.*f%%)", num(c->cfrom).s, num(c->cto).s, d, cpct);
 	if (c->pct_lo != c->pct_hi)
 		return xasprintf("%+.0f%%..%+.0f%%", c->pct_hi, c->pct_lo);
-	return xasprintf("%+.0f%%", c->pct_lo);
+	return xasprintf("%+.*f%%", cl->dpct >= 0 ? cl->dpct : 0, c->pct_lo);
 }
 
-static void claim_eval(const struct report *r, const struct claim *c, struct claim_result *res)
+/*
+ * The claim against its patch's changelog: its quote there, and each
+ * claimed number among the quote's figures.  NULL when it holds, else the
+ * stale verdict.  Marks the changelog's figures that the quote holds.
+ */
+static char *check_quote(struct report *r, const struct claim *c, ssize_t pi,
+			 const char *source, struct claimed *cl)
+{
+	struct series_patch *p = &r->series.p[pi];
+	const double want[] = { c->cfrom, c->cto, c->pct_lo, c->pct_hi };
+	int *dec[] = { &cl->dfrom, &cl->dto, &cl->dpct, &cl->dpct };
+	const struct figure *f;
+	struct figure *qf;
+	size_t *ranges, nfrag, nq, i, k;
+	char *why = NULL;
+
+	if (!quote_find(p->log, c->quote, &ranges, &nfrag)) {
+		free(ranges);
+		return xasprintf("stale: the changelog of %s does not say \"%s\" (any more): %s",
+				 source, c->quote, "lib/claims.def must claim what it says now");
+	}
+	for (i = 0; i < p->nfigs; i++)
+		for (k = 0; k < nfrag; k++)
+			if (!p->figs[i].claim && p->figs[i].off >= ranges[2 * k] &&
+			    p->figs[i].off < ranges[2 * k + 1])
+				p->figs[i].claim = c->id;
+	free(ranges);
+	nq = series_figures(c->quote, 1, &qf);
+	for (i = 0; i < ARRAY_SIZE(want) && !why; i++) {
+		if (isnan(want[i]))
+			continue;
+		f = quote_figure(qf, nq, want[i]);
+		if (f)
+			*dec[i] = f->decimals;
+		else
+			why = xasprintf("stale: lib/claims.def claims %g, %s \"%s\" of %s %s",
+					want[i], "which its quote", c->quote, source,
+					"does not say");
+	}
+	free(qf);
+	return why;
+}
+
+/*
+ * The column of a claim's commit: "base", "head", "patch" or "parent";
+ * -1 when it is not in the report.  A parent that is not, where the
+ * patch is, is the column before the patch's: *note says so.
+ */
+static ssize_t claim_commit(const struct report *r, ssize_t pi, const char *sel, char **note)
+{
+	const struct series *se = &r->series;
+	ssize_t c, k;
+	size_t i;
+
+	if (!strcmp(sel, "base"))
+		return r->t.ncols ? 0 : -1;
+	if (!strcmp(sel, "head"))
+		return r->t.ncols ? (ssize_t)r->t.ncols - 1 : -1;
+	if (pi < 0 || !se->p[pi].number)
+		return -1;
+	if (!strcmp(sel, "patch"))
+		return patch_column(r, pi);
+	if (se->p[pi].number == 1)
+		return r->t.ncols ? 0 : -1;
+	for (i = 0; i < se->n && se->p[i].number != se->p[pi].number - 1; i++)
+		;
+	c = patch_column(r, i);
+	k = patch_column(r, pi);
+	if (c < 0 && k > 0) {
+		c = k - 1;
+		*note = xasprintf(" (%u/%u, the parent, is not in the report: %s -> %u/%u %s)",
+				  se->p[i].number, se->napplied, col_name(r, c).s, se->p[pi].number,
+				  se->napplied, "is the change of several patches");
+	}
+	return c;
+}
+
+static void claim_eval(struct report *r, const struct claim *c, struct claim_result *res)
 {
 	const struct row *a = NULL, *b = NULL;
-	ssize_t fa, fb;
+	const struct cell *ca = NULL, *cb = NULL;
+	struct claimed cl = { .dfrom = -1, .dto = -1, .dpct = -1 };
+	ssize_t fa, fb, pi = series_find(&r->series, c->patch);
+	char *note = NULL;
 
 	memset(res, 0, sizeof(*res));
 	res->id = c->id;
-	res->source = c->source;
+	res->patch = c->patch;
+	res->quote = c->quote;
 	res->what = c->what;
 	res->cfrom = c->cfrom;
 	res->cto = c->cto;
@@ -148,44 +732,102 @@ static void claim_eval(const struct report *r, const struct claim *c, struct cla
 	res->rto = NAN;
 	res->rpct = NAN;
 	res->p = NAN;
+	if (pi >= 0) {
+		res->source = patch_name(&r->series, pi);
+		res->verdict = check_quote(r, c, pi, res->source, &cl);
+		res->stale = !!res->verdict;
+	} else if (!r->series.path) {
+		res->source = xasprintf("patch %s (no patches/series read)", c->patch);
+	} else {
+		res->source = xasprintf("patch %s: not in %s", c->patch, r->series.path);
+		res->verdict = xasprintf("not in the series: %s has no patch %s (%u applied)",
+					 r->series.path, c->patch, r->series.napplied);
+	}
 	if (!c->suite) {
 		res->cpct = NAN;
-		res->claimed = xstrdup(c->claimed);
+		res->claimed = xasprintf("\"%s\"", c->quote);
 		res->reproduced = xstrdup("-");
-		res->verdict = xstrdup(NO_VERDICT);
+		if (!res->verdict)
+			res->verdict = xstrdup(NO_VERDICT);
 		res->setup = xstrdup("");
 		return;
 	}
-	res->cpct = !isnan(c->cfrom) ? stats_pct(c->cfrom, c->cto) : c->pct_lo;
-	res->claimed = claimed_text(c, res->cpct);
-	res->setup = xasprintf("%s %s -> %s %s", c->from, c->from_case, c->to, c->to_case);
-	fa = claim_commit(&r->t, c->from);
-	fb = claim_commit(&r->t, c->to);
+	cl.lo = !isnan(c->pct_lo) ? fmin(c->pct_lo, c->pct_hi) : stats_pct(c->cfrom, c->cto);
+	cl.hi = !isnan(c->pct_lo) ? fmax(c->pct_lo, c->pct_hi) : cl.lo;
+	res->cpct = !isnan(c->pct_lo) ? c->pct_lo : cl.lo;
+	res->claimed = claimed_text(c, res->cpct, &cl);
+	fa = claim_commit(r, pi, c->from, &note);
+	fb = claim_commit(r, pi, c->to, &note);
+	if (strcmp(c->from_case, c->to_case))
+		res->setup = xasprintf("%s %s -> %s %s%s", fa >= 0 ? col_name(r, fa).s : c->from,
+				       c->from_case, fb >= 0 ? col_name(r, fb).s : c->to,
+				       c->to_case, note ? note : "");
+	else
+		res->setup = xasprintf("%s -> %s, %s%s", fa >= 0 ? col_name(r, fa).s : c->from,
+				       fb >= 0 ? col_name(r, fb).s : c->to, c->to_case,
+				       note ? note : "");
+	free(note);
 	if (fa >= 0)
-		a = find_cell_row(&r->t, c->suite, c->from_case, c->metric, fa);
+		ca = find_cell(&r->t, c->suite, c->from_case, c->metric, fa, &a);
 	if (fb >= 0)
-		b = find_cell_row(&r->t, c->suite, c->to_case, c->metric, fb);
+		cb = find_cell(&r->t, c->suite, c->to_case, c->metric, fb, &b);
 	if (fa < 0 || fb < 0) {
-		res->verdict = xasprintf("no data: commit '%s' not in the report",
-					 fa < 0 ? c->from : c->to);
+		if (!res->verdict && pi < 0)
+			res->verdict = xasprintf("no data: no patches/series to find patch %s in",
+						 c->patch);
+		else if (!res->verdict)
+			res->verdict = xasprintf("no data: %s is not in the report",
+						 fb < 0 ? res->source :
+						 "its parent (nor any commit before it)");
 		res->reproduced = xstrdup("-");
-	} else if (!a || !b) {
-		res->verdict = xasprintf("no data: no %s record of %s", c->metric,
-					 !a ? c->from_case : c->to_case);
+	} else if (!ca || !cb) {
+		if (!res->verdict)
+			res->verdict = xasprintf("no data: no %s record of %s at %s", c->metric,
+						 !ca ? c->from_case : c->to_case,
+						 col_name(r, !ca ? fa : fb).s);
 		res->reproduced = xstrdup("-");
 	} else {
-		reproduce(r, c, res, a, fa, b, fb);
+		reproduce(r, c, res, a, b, ca, cb, &cl);
 	}
 }
 
 void claims_eval(struct report *r)
 {
-	size_t i;
+	char applied[32];
+	size_t i, j;
 
+	series_read(r);
+	map_columns(r);
 	r->nclaims = ARRAY_SIZE(claims);
 	r->claims = xcalloc(r->nclaims, sizeof(*r->claims));
 	for (i = 0; i < r->nclaims; i++)
 		claim_eval(r, &claims[i], &r->claims[i]);
+	/* a patch that is not in the series: named once, whatever its claims */
+	for (i = 0; i < r->nclaims; i++) {
+		for (j = 0; j < i && strcmp(claims[j].patch, claims[i].patch); j++)
+			;
+		if (j < i || series_find(&r->series, claims[i].patch) >= 0)
+			continue;
+		snprintf(applied, sizeof(applied), "(%u applied)", r->series.napplied);
+		if (r->series.path)
+			warn("claims: lib/claims.def names patch '%s', which %s has not %s: %s",
+			     claims[i].patch, r->series.path, applied, "its claims say so");
+		else if (!i || series_find(&r->series, claims[0].patch) >= 0)
+			warn("claims: no patches/series here: %s (%s)",
+			     "the claims of patches have no commits",
+			     "run ci-report where patches/ is, as make does");
+	}
+	for (i = 0; i < r->series.n; i++)
+		for (j = 0; j < r->series.p[i].nfigs; j++) {
+			r->nfigs++;
+			r->nfigs_claimed += !!r->series.p[i].figs[j].claim;
+		}
+}
+
+/* the entry of the series of column c, or NULL: for the plots' names */
+const struct series_patch *column_patch(const struct report *r, size_t c)
+{
+	return r->col_patch && r->col_patch[c] >= 0 ? &r->series.p[r->col_patch[c]] : NULL;
 }
 
 void claims_free(struct report *r)
@@ -193,6 +835,7 @@ void claims_free(struct report *r)
 	size_t i;
 
 	for (i = 0; i < r->nclaims; i++) {
+		free(r->claims[i].source);
 		free(r->claims[i].claimed);
 		free(r->claims[i].reproduced);
 		free(r->claims[i].verdict);
@@ -201,4 +844,17 @@ void claims_free(struct report *r)
 	free(r->claims);
 	r->claims = NULL;
 	r->nclaims = 0;
+	for (i = 0; i < r->series.n; i++) {
+		free(r->series.p[i].path);
+		free(r->series.p[i].status);
+		free(r->series.p[i].upstream);
+		free(r->series.p[i].subject);
+		free(r->series.p[i].log);
+		free(r->series.p[i].figs);
+	}
+	free(r->series.p);
+	free(r->series.path);
+	memset(&r->series, 0, sizeof(r->series));
+	free(r->col_patch);
+	r->col_patch = NULL;
 }

@@ -127,7 +127,10 @@ static json_object *jclaims(const struct report *r)
 		json_object *e = json_object_new_object();
 
 		add(e, "id", json_object_new_string(c->id));
+		add(e, "patch", json_object_new_string(c->patch));
 		add(e, "source", jstr(c->source));
+		add(e, "quote", json_object_new_string(c->quote));
+		add(e, "stale", json_object_new_boolean(c->stale));
 		add(e, "what", jstr(c->what));
 		add(e, "claimed", json_object_new_string(c->claimed));
 		add(e, "claimed_from", jnum(c->cfrom));
@@ -140,6 +143,32 @@ static json_object *jclaims(const struct report *r)
 		add(e, "verdict", json_object_new_string(c->verdict));
 		add(e, "setup", json_object_new_string(c->setup));
 		json_object_array_add(a, e);
+	}
+	return a;
+}
+
+/* every figure of every changelog of the series, with the claim that quotes it */
+static json_object *jfigures(const struct report *r)
+{
+	json_object *a = json_object_new_array();
+	size_t i, j;
+
+	for (i = 0; i < r->series.n; i++) {
+		const struct series_patch *p = &r->series.p[i];
+
+		for (j = 0; j < p->nfigs; j++) {
+			const struct figure *g = &p->figs[j];
+			json_object *e = json_object_new_object();
+
+			add(e, "file", json_object_new_string(p->path));
+			add(e, "patch", p->number ? json_object_new_int(p->number) :
+				     json_object_new_string(p->status));
+			add(e, "line", json_object_new_int(g->line));
+			add(e, "value", json_object_new_double(g->value));
+			add(e, "unit", json_object_new_string(g->unit));
+			add(e, "claim", jstr(g->claim));
+			json_object_array_add(a, e);
+		}
 	}
 	return a;
 }
@@ -171,6 +200,8 @@ int json_write(const struct report *r, FILE *f)
 	add(o, "columns", a);
 	add(o, "rows", jrows(r));
 	add(o, "claims", jclaims(r));
+	add(o, "series", jstr(r->series.path));
+	add(o, "figures", jfigures(r));
 	a = json_object_new_array();
 	for (i = 0; i < t->nerrors; i++)
 		json_object_array_add(a, json_object_get(t->errors[i]->obj));

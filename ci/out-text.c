@@ -252,6 +252,13 @@ int text_write(struct report *r, FILE *f)
 	for (i = 0; i < r->nclaims; i++)
 		fprintf(f, "  %-28s claimed %-28s reproduced %s: %s\n", r->claims[i].id,
 			r->claims[i].claimed, r->claims[i].reproduced, r->claims[i].verdict);
+	if (r->series.path)
+		fprintf(f, "  (%s: %zu figures in its changelogs, %zu of them in %s; %s)\n",
+			r->series.path, r->nfigs, r->nfigs_claimed, "a claim's quote",
+			"report.json \"figures\"");
+	else
+		fprintf(f, "  (no patches/series read: %s)\n",
+			"no claim's quote checked, no patch's commit known");
 	if (table_any_exact(&r->t)) {
 		fprintf(f, "  (tcg-icount: %s.)\n  ", ICOUNT_NOTE);
 		text_wrap(f, ICOUNT_CAVEAT, "  ");

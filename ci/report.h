@@ -6,7 +6,8 @@
  *
  *   table (lib/table.c)   records -> rows, columns, cells, comparisons
  *   gate.c                the regression gate and its acknowledgements
- *   claims.c              the changelogs' figures against the table
+ *   claims.c              the changelogs' figures against the table; the
+ *                         series (patches/series) that names the commits
  *   out-text.c            the text report: changes, changelog text
  *   out-md.c              the Markdown report (and merge's table)
  *   out-json.c            the JSON report
@@ -19,6 +20,7 @@
 #define CI_REPORT_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "table.h"
 
@@ -32,10 +34,46 @@ struct ack {
 
 /* A claim of a changelog against the report's figures. */
 struct claim_result {
-	const char *id, *source, *what;
+	const char *id, *patch, *quote, *what;
+	char *source;		/* the patch: "2/7 mm/mm_init: ...", the cover letter */
 	char *claimed, *reproduced, *verdict, *setup;	/* allocated: never cut */
 	double cfrom, cto, cpct, rfrom, rto, rpct, p;
 	size_t nfrom, nto;
+	int stale;		/* the changelog does not quote it (any more) */
+};
+
+/*
+ * A figure a changelog quotes (claims.c: series_figures): a number not
+ * inside a word, an identifier or a version, with its unit when one
+ * follows ("ms", "%", "GB/s", ...).
+ */
+struct figure {
+	double value;
+	int decimals;		/* digits after the point, as written */
+	char unit[8];		/* "" when none */
+	size_t off;		/* offset in the text read */
+	unsigned int line;	/* line of the mbox file */
+	const char *claim;	/* the id of a claim whose quote holds it, or NULL */
+};
+
+/* An entry of patches/series and its mail (claims.c: series_read). */
+struct series_patch {
+	char *path;		/* as patches/series names it */
+	char *status;		/* "cover", "applied", "upstream" */
+	char *upstream;		/* upstream's commit id, or NULL */
+	unsigned int number;	/* applied: K of "K/N" (its identity); else 0 */
+	char *subject;		/* without its "[PATCH ...]" */
+	char *log;		/* the changelog: the body up to its "---" line */
+	unsigned int log_line;	/* the file's line of the changelog's first */
+	struct figure *figs;	/* the figures the changelog quotes */
+	size_t nfigs;
+};
+
+struct series {
+	char *path;		/* patches/series; NULL: none was found */
+	struct series_patch *p;
+	size_t n;
+	unsigned int napplied;
 };
 
 struct report {
@@ -49,6 +87,11 @@ struct report {
 	const char *ack_file;
 	struct claim_result *claims;
 	size_t nclaims;
+	/* the series the claims and the plots' commits are named by */
+	const char *series_path;	/* NULL: patches/series, if there */
+	struct series series;
+	ssize_t *col_patch;	/* per column: its entry of series.p, or -1 */
+	size_t nfigs, nfigs_claimed;	/* the changelogs' figures; in a claim's quote */
 };
 
 /* What the gate decided for row w at column c against its parent. */
@@ -71,6 +114,7 @@ void gate_free(struct report *r);
 
 /* claims.c */
 void claims_eval(struct report *r);
+const struct series_patch *column_patch(const struct report *r, size_t c);
 void claims_free(struct report *r);
 
 /* out-text.c */
