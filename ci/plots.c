@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "format.h"
@@ -66,22 +67,165 @@ static void gp_quote(FILE *g, const char *s)
 	}
 }
 
-/* "<accel>, CPU: <cpu> (host <host>)" of a title */
-static void gp_machine(FILE *g, const struct record *r)
+/*
+ * Text as gnuplot lines of at most width characters, cut between words
+ * ("\n" between them, inside a double-quoted string): a title that fits
+ * the picture instead of running off both its edges.  At most maxl
+ * lines; what is left is cut with "...".
+ */
+static void gp_wrapped(FILE *g, const char *text, size_t width, size_t maxl)
 {
-	char *cpu = record_cpu_name(r);
+	const char *s = text;
+	size_t nl = 0;
 
-	fprintf(g, "%s, CPU: ", record_accel_name(r));
-	gp_quote(g, cpu);
-	free(cpu);
-	fprintf(g, " (host ");
-	gp_quote(g, r->host ? r->host : "?");
-	fprintf(g, ")");
+	while (*s && nl < maxl) {
+		size_t n = strlen(s), cut = n;
+		char *piece;
+
+		while (*s == ' ')
+			s++, n--;
+		cut = n;
+		if (n > width) {
+			for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+				;
+			/* a word longer than a line stays whole */
+			if (!cut)
+				cut = strcspn(s, " ");
+		}
+		if (nl)
+			fprintf(g, "\\n");
+		if (nl + 1 == maxl && cut < n) {
+			size_t end = cut + 3 > width ? width - 3 : cut;
+
+			while (end > 0 && s[end] != ' ')
+				end--;
+			piece = xasprintf("%.*s...", (int)(end ? end : cut), s);
+			cut = n;
+		} else {
+			piece = xasprintf("%.*s", (int)cut, s);
+		}
+		gp_quote(g, piece);
+		free(piece);
+		s += cut;
+		nl++;
+	}
 }
 
-static void plot_rebinds(const struct table *t, const char *dir, const struct row *w)
+/* the subtitle of a plot: what its figures are, on what */
+static char *machine_text(const struct record *r, const char *setup)
 {
-	char base[256], *name = row_name(w);
+	char *cpu = record_cpu_name(r), *t;
+
+	t = setup ? xasprintf("%s (host %s). %s", setup, r->host ? r->host : "?",
+			      record_accel_name(r)) :
+		    xasprintf("%s, CPU: %s (host %s)", record_accel_name(r), cpu,
+			      r->host ? r->host : "?");
+	free(cpu);
+	return t;
+}
+
+/* a title: its first line, then the subtitle wrapped to fit */
+static void gp_title(FILE *g, const char *first, const char *sub)
+{
+	fprintf(g, "set title \"");
+	gp_wrapped(g, first, 150, 1);
+	fprintf(g, "\\n");
+	gp_wrapped(g, sub, 150, 3);
+	fprintf(g, "\"\n");
+}
+
+/* words a short subject does without: its verb and article */
+static const char *const lead_words[] = {
+	"add", "adds", "extend", "use", "introduce", "optimize", "improve", "make", "move",
+	"switch", "convert", "implement", "a", "an", "the",
+};
+
+/*
+ * The name of column c on an x axis: "base", "2/7 template-based fast
+ * path for zone-device..." (the patch's number and its subject without
+ * its area and verb, in lines of 18), or the short commit id.
+ */
+static void gp_column_name(FILE *g, const struct report *r, size_t c)
+{
+	const struct series_patch *p = column_patch(r, c);
+	const char *s;
+	char *text;
+	size_t i;
+
+	if (c == 0) {
+		fprintf(g, "base");
+		return;
+	}
+	if (!p) {
+		fprintf(g, "%s", short_id(r->t.cols[c].key).s);
+		return;
+	}
+	s = strrchr(p->subject, ':') ? strrchr(p->subject, ':') + 1 : p->subject;
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		for (i = 0; i < ARRAY_SIZE(lead_words); i++)
+			if (!strncasecmp(s, lead_words[i], strlen(lead_words[i])) &&
+			    s[strlen(lead_words[i])] == ' ')
+				break;
+		if (i == ARRAY_SIZE(lead_words))
+			break;
+		s += strlen(lead_words[i]);
+	}
+	text = xasprintf("%u/%u %s", p->number, r->series.napplied, s);
+	gp_wrapped(g, text, 18, 4);
+	free(text);
+}
+
+/* "base", "2/7" or the short commit id of column c: for a curve's key */
+static struct text col_text(const struct report *r, size_t c)
+{
+	const struct series_patch *p = column_patch(r, c);
+	struct text t;
+
+	if (c == 0)
+		snprintf(t.s, sizeof(t.s), "base");
+	else if (p)
+		snprintf(t.s, sizeof(t.s), "%u/%u", p->number, r->series.napplied);
+	else
+		t = short_id(r->t.cols[c].key);
+	return t;
+}
+
+static int ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && !strcmp(s + n - m, end);
+}
+
+/*
+ * The change against the parent where it passes the gate (beyond its
+ * threshold, by its rule), above the box of column c at x k: "-16.2%",
+ * a regression in red.
+ */
+static void gp_gate_mark(FILE *g, const struct report *r, const struct row *w, size_t c,
+			 size_t k)
+{
+	const struct cell *cell = &w->cells[c];
+	struct gate gd;
+
+	gate_decide(r, w, c, &gd);
+	if (!gd.gated || !(fabs(gd.cm.pct) > gd.threshold))
+		return;
+	if (gd.cm.rule == RULE_NONE || (gd.cm.rule == RULE_WELCH && !(gd.cm.p < r->alpha)))
+		return;
+	/* just above the highest sample of the box */
+	fprintf(g, "set label %zu \"%s%s\" at %zu, %.17g %s textcolor rgb '%s'\n",
+		k + 1, pct_str(gd.cm.pct).s,
+		gd.regression ? gd.ack ? " (accepted)" : " REGRESSION" : "", k, cell->s.max,
+		"center offset 0, 1 front", gd.regression ? "#c00000" : "#007000");
+}
+
+static void plot_rebinds(const struct report *r, const char *dir, const struct row *w)
+{
+	const struct table *t = &r->t;
+	char base[256], *name = row_name(w), *first, *sub;
 	FILE *d, *g;
 	size_t c, j, k = 0;
 
@@ -89,26 +233,35 @@ static void plot_rebinds(const struct table *t, const char *dir, const struct ro
 	d = open_out(dir, base, "dat");
 	g = open_out(dir, base, "gp");
 	gp_terminals(g, base, 0);
-	fprintf(g, "set title \"");
-	gp_quote(g, name);
-	fprintf(g, ": distribution per commit\\n");
-	gp_machine(g, w->rec);
-	fprintf(g, ", ");
-	gp_quote(g, w->setup);
-	fprintf(g, "\"\nset ylabel '%s (%s)'\nset grid ytics\nset key off\n", w->rec->metric,
+	first = xasprintf("%s per commit%s", name, isnan(r->gate_pct) ? "" :
+			  " (marked: the change against the parent that passes the gate)");
+	sub = machine_text(w->rec, w->setup);
+	gp_title(g, first, sub);
+	free(first);
+	free(sub);
+	fprintf(g, "set ylabel '%s (%s)'\nset grid ytics\nset key off\n", w->rec->metric,
 		w->rec->unit);
-	fprintf(g, "set style fill solid 0.25 border\nset boxwidth 0.4\nset xtics rotate by -25 (");
+	fprintf(g, "set style fill solid 0.25 border\nset boxwidth 0.4\nset bmargin 6\n");
+	fprintf(g, "set xtics font ',8' (");
 	for (c = 0; c < t->ncols; c++) {
 		if (!w->cells[c].n)
 			continue;
 		for (j = 0; j < w->cells[c].n; j++)
 			fprintf(d, "%.17g\n", w->cells[c].x[j]);
 		fprintf(d, "\n\n");
-		fprintf(g, "%s\"%.12s%s\" %zu", k ? ", " : "", t->cols[c].key,
-			c == 0 ? " (base)" : "", k);
+		fprintf(g, "%s\"", k ? ", " : "");
+		gp_column_name(g, r, c);
+		fprintf(g, "\" %zu", k);
 		k++;
 	}
-	fprintf(g, ")\nset xrange [-0.7:%zu.7]\nset yrange [0:*]\n", k ? k - 1 : 0);
+	fprintf(g, ")\n");
+	for (c = 0, k = 0; c < t->ncols; c++) {
+		if (!w->cells[c].n)
+			continue;
+		gp_gate_mark(g, r, w, c, k);
+		k++;
+	}
+	fprintf(g, "set xrange [-0.7:%zu.7]\nset yrange [0:*]\n", k ? k - 1 : 0);
 	fprintf(g, "plot for [i=0:%zu] '%s.dat' index i using (i):1 with boxplot lc i+1, \\\n"
 		"     for [i=0:%zu] '%s.dat' index i using (i+0.3+0.08*(rand(0)-0.5)):1 with points pt 7 ps 0.5 lc i+1\n",
 		k - 1, base, k - 1, base);
@@ -225,10 +378,11 @@ static size_t curve_columns(const struct table *t, const char *experiment, const
 	return ncols;
 }
 
-static void plot_curves(const struct table *t, const char *dir, const char *experiment,
+static void plot_curves(const struct report *r, const char *dir, const char *experiment,
 			const char *metric)
 {
-	char base[256], cname[128], *title;
+	const struct table *t = &r->t;
+	char base[256], cname[128], *title, *sub;
 	const char *xkey = "size";
 	size_t i, j, c, pass, nlines = 0, cols[2], ncols;
 	const struct row *any;
@@ -264,7 +418,7 @@ static void plot_curves(const struct table *t, const char *dir, const char *expe
 			if (!curve_row(&t->rows[i], experiment, metric, c, &x))
 				continue;
 			curve_name(cname, sizeof(cname), t->rows[i].rec, x);
-			title = xasprintf("%s @ %.12s", cname, t->cols[c].key);
+			title = xasprintf("%s @ %s", cname, col_text(r, c).s);
 			for (j = first; j < nlines; j++)
 				seen |= !strcmp(lines[j], title);
 			if (seen) {
@@ -277,18 +431,21 @@ static void plot_curves(const struct table *t, const char *dir, const char *expe
 		}
 	}
 	gp_terminals(g, base, 0);
-	fprintf(g, "set title \"bench %s: median %s over %s\\n", experiment, metric, xkey);
-	gp_machine(g, any->rec);
-	fprintf(g,
-		"\"\nset xlabel '%s (bytes)'\nset ylabel '%s (%s)'\nset grid\nset key outside right\n",
-		xkey, metric, any->rec->unit);
+	title = xasprintf("bench %s: median %s over %s", experiment, metric, xkey);
+	sub = machine_text(any->rec, NULL);
+	gp_title(g, title, sub);
+	free(title);
+	free(sub);
+	fprintf(g, "set xlabel '%s (bytes)'\nset ylabel '%s (%s)'\n", xkey, metric,
+		any->rec->unit);
+	fprintf(g, "set grid\nset key outside right\n");
 	if (xmin > 0 && xmax / xmin > 64)
 		fprintf(g, "set logscale x 2\n");
 	fprintf(g, "plot ");
 	for (i = 0; i < nlines; i++) {
 		fprintf(g, "%s'%s.dat' index %zu using 1:2 with linespoints dt %d title \"",
 			i ? ", \\\n     " : "", base, i,
-			strstr(lines[i], short_id(t->cols[cols[0]].key).s) ? 1 : 2);
+			ends_with(lines[i], col_text(r, cols[0]).s) ? 1 : 2);
 		gp_quote(g, lines[i]);
 		fprintf(g, "\"");
 	}
@@ -348,14 +505,14 @@ void plots_write(const struct report *r, const char *dir)
 			with += w->cells[c].n >= 2;
 		if (!strcmp(w->rec->suite, "bench-vm") && strstr(w->rec->case_name, "/rebind") &&
 		    unit_direction(w->rec->unit) && with)
-			plot_rebinds(t, dir, w);
+			plot_rebinds(r, dir, w);
 	}
 	nexp = curve_experiments(t, &exps);
 	for (j = 0; j < nexp; j++) {
 		char *sp = strchr(exps[j], ' ');
 
 		*sp = '\0';
-		plot_curves(t, dir, exps[j], sp + 1);
+		plot_curves(r, dir, exps[j], sp + 1);
 		free(exps[j]);
 	}
 	free(exps);
