@@ -2,7 +2,8 @@
 # and time the nd_pmem and dax_pmem rebinds (the changelogs' procedure).
 # Included by the top-level Makefile.
 
-BENCH_VM_AGENT_SRC = bench-vm/agent/agent.c bench-vm/agent/kmsg.c bench-vm/agent/kmsg.h
+BENCH_VM_AGENT_SRC = bench-vm/agent/agent.c bench-vm/agent/kmsg.c bench-vm/agent/kmsg.h \
+	bench-vm/plugin/decode.h
 # The agent is PID 1 of an initramfs with nothing else in it: static, and
 # never sanitized (ASan does not link statically).
 BENCH_VM_AGENT_CFLAGS = -O2 -Wall -Wextra -Werror -std=gnu11 -static $(KTOOLS_INC)
@@ -13,6 +14,9 @@ KTOOLS_INC = -idirafter kernel-tree/tools/include
 # The kernel's own initramfs writer (no root needed; uid and mtime from the
 # file list and -t).  Warnings are the kernel's business, not ours.
 GEN_INIT_CPIO_SRC ?= $(OUT)/tree/usr/gen_init_cpio.c
+
+# the model plugin (run.sh --model cache) and its test
+include bench-vm/plugin/plugin.mk
 
 TOOLS += $(BIN)/bench-vm-agent $(BIN)/bench-vm-kmsg-test $(BIN)/bench-vm-collect \
 	 $(BIN)/bench-vm-report
@@ -35,7 +39,7 @@ $(BIN)/bench-vm-kmsg-test: bench-vm/agent/kmsg-test.c bench-vm/agent/kmsg.c benc
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/agent/kmsg-test.c bench-vm/agent/kmsg.c
 
-$(BIN)/bench-vm-collect: bench-vm/collect.c $(LIB_RECORD) $(OUT)/cflags
+$(BIN)/bench-vm-collect: bench-vm/collect.c $(LIB_RECORD) $(BENCH_VM_MODEL_HDRS) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/collect.c lib/record.c -ljson-c
@@ -58,16 +62,25 @@ $(BIN)/gen_init_cpio: $(GEN_INIT_CPIO_SRC)
 # ACCEL=auto|kvm|tcg; CLOCK=auto|icount|wall (auto: icount under TCG, wall
 # under KVM); PAGES=1: compare the struct pages; NVDIMM_DIR=/dev/shm
 # (bench-vm/run.sh).
-export ACCEL CLOCK
+export ACCEL CLOCK MODEL
 bench-vm: $(BIN)/bench-vm-agent $(BIN)/bench-vm-collect $(BIN)/bench-vm-report $(BIN)/gen_init_cpio
 	$(Q)sh bench-vm/bench.sh $(COMMITS)
 
+# The plugin is user-space C against QEMU's API: its <stdint.h> types and
+# the typedefs QEMU's header defines are not ours to change, and its
+# events are one .def table included as X-macros (as perf bench does).
 bench-vm-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f \
 		bench-vm/*.c bench-vm/agent/*.[ch] bench-vm/pages/*.c
+	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q \
+		--ignore PREFER_KERNEL_TYPES,NEW_TYPEDEFS,COMPLEX_MACRO,MACRO_ARG_UNUSED -f \
+		bench-vm/plugin/*.[ch]
 
 HELP += '  bench-vm       boot base and series head (or COMMITS=...) in QEMU with 2 NVDIMMs,'
 HELP += '                 time 30 nd_pmem and dax_pmem rebinds (CPU=, NS_SIZE=, REBINDS=,'
 HELP += '                 CLOCK=icount|wall: TCG defaults to icount, exact emulated work;'
 HELP += '                 PAGES=1: struct pages equal to the first kernel, NVDIMM_DIR=)'
+HELP += '  bench-vm MODEL=cache  the same with the store and cache model (a QEMU TCG plugin):'
+HELP += '                 exact per-bind counts, misses, est_cycles, top functions;'
+HELP += '                 model: write-allocate, streaming stores bypass; not hardware time'
 HELP += '  bench-vm-check-c  checkpatch.pl --strict on the bench-vm C'

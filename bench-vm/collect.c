@@ -13,6 +13,8 @@
  *     --ns-size BYTES   size of each emulated NVDIMM
  *     --rebinds N       rebinds asked of the agent
  *     --host-error STR  the host's own failure (watchdog, QEMU exit status)
+ *     --model FILE      what the model plugin wrote (bench-vm/plugin,
+ *                       run.sh --model cache): its counts per window
  *     --output FILE     write the records to FILE, a new file, instead of
  *                       stdout: FILE exists afterwards only when every
  *                       record reached it
@@ -26,6 +28,12 @@
  *   check/odirect, check/mmap, check/mmap-mem: verified_bytes, the pattern
  *     written and read back on the fsdax block device (O_DIRECT) and the
  *     devdax mmaps (map=dev, map=mem);
+ *   with --model, per <driver>/first and <driver>/rebind (each sample the
+ *     window of its bind) and per synthetic/<kind> (agent synthetic=N):
+ *     one record per event of the model (plugin/events.def)
+ *     and est_cycles, with "model": "cache", "model_params" and
+ *     "model_label"; est_cycles' record has "functions": per sample, its
+ *     window's top functions with their events;
  *   run: error, when the guest or the host failed or the run is incomplete.
  * What arrived is always written, so a failed run keeps its partial samples;
  * a last line without its newline (output cut short) is not read.  Every
@@ -45,7 +53,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PROG "bench-vm-collect"
-#define MAX_FIELDS 16
+#define MAX_FIELDS 32
 
 /* dax_pmem_mem: dax_pmem on the map=mem namespace (agent.c, mem_ns=1) */
 static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem" };
@@ -141,6 +149,180 @@ static void parse_cpu(const struct line *l, struct record_cpu *cpu, char **flags
 	*flags = strdup(v);
 }
 
+/* The model's events and est_cycles, as the plugin names them. */
+static const struct {
+	const char *name, *desc;
+} model_metrics[] = {
+#define MODEL_EVENT(name, desc) { #name, desc },
+#include "plugin/events.def"
+#undef MODEL_EVENT
+	{ "est_cycles", "the model's weighted sum (doc/records.md)" }
+};
+
+#define NR_MODEL_METRICS ARRAY_SIZE(model_metrics)
+#define MODEL_LABEL "model: write-allocate, streaming stores bypass; not hardware time"
+
+/* What the plugin wrote: its parameters, then each window's counts. */
+struct model_out {
+	json_object *params;		/* the "model" line, numbers */
+	size_t nr;			/* windows, numbered 1..nr */
+	double (*win)[NR_MODEL_METRICS];
+	char *have;			/* win[i] was written */
+	json_object **funcs;		/* per window, an array of the top functions */
+	int ended, write_ok;
+	double bad_markers;
+	char *error;			/* the first thing wrong with it */
+};
+
+/* model_error: the first thing wrong, FMT with one %s (ARG) */
+static void model_error(struct model_out *mo, const char *fmt, const char *arg)
+{
+	char msg[512];
+
+	if (mo->error)
+		return;
+	snprintf(msg, sizeof(msg), fmt, arg);
+	mo->error = strdup(msg);
+	if (!mo->error) {
+		fprintf(stderr, PROG ": model: out of memory\n");
+		exit(1);
+	}
+}
+
+/* model_number: a value of the plugin's, all of its text a number */
+static double model_number(struct model_out *mo, const char *val)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(val, &end);
+	if (!*val || *end || errno)
+		model_error(mo, "model: a value of the plugin's is not a number: '%s'", val);
+	return d;
+}
+
+/* model_value: "name" is text, every other value of the plugin a number */
+static json_object *model_value(struct model_out *mo, const char *key, const char *val)
+{
+	if (!strcmp(key, "name"))
+		return json_object_new_string(val);
+	return json_object_new_double(model_number(mo, val));
+}
+
+static int model_grow(struct model_out *mo, size_t seq)
+{
+	size_t i;
+
+	if (seq <= mo->nr)
+		return 0;
+	mo->win = realloc(mo->win, (seq + 1) * sizeof(*mo->win));
+	mo->have = realloc(mo->have, seq + 1);
+	mo->funcs = realloc(mo->funcs, (seq + 1) * sizeof(*mo->funcs));
+	if (!mo->win || !mo->have || !mo->funcs) {
+		fprintf(stderr, PROG ": model: out of memory\n");
+		exit(1);
+	}
+	for (i = mo->nr + 1; i <= seq; i++) {
+		mo->have[i] = 0;
+		mo->funcs[i] = NULL;
+	}
+	mo->nr = seq;
+	return 0;
+}
+
+/* Read FILE; what is wrong with it goes to mo->error, never fatal. */
+static void model_read(struct model_out *mo, const char *path)
+{
+	char *buf = NULL;
+	size_t cap = 0, m;
+	ssize_t len;
+	struct line l;
+	FILE *f = fopen(path, "r");
+	int i;
+
+	memset(mo, 0, sizeof(*mo));
+	if (!f) {
+		model_error(mo, "model: %s cannot be read (did QEMU load the plugin? see qemu.log)",
+			    path);
+		return;
+	}
+	while ((len = getline(&buf, &cap, f)) > 0) {
+		const char *v;
+		size_t seq;
+
+		if (buf[len - 1] != '\n')
+			break;
+		split(buf, &l);
+		if (!l.type)
+			continue;
+		if (!strcmp(l.type, "model")) {
+			mo->params = json_object_new_object();
+			for (i = 0; i < l.n; i++)
+				json_object_object_add(mo->params, l.key[i],
+						       model_value(mo, l.key[i], l.val[i]));
+		} else if (!strcmp(l.type, "window") || !strcmp(l.type, "func")) {
+			v = field(&l, "seq");
+			seq = v ? strtoul(v, NULL, 10) : 0;
+			if (!seq || seq > 1000000) {
+				model_error(mo, "model: %s: a line without a window number", path);
+				continue;
+			}
+			model_grow(mo, seq);
+			if (!strcmp(l.type, "window")) {
+				for (m = 0; m < NR_MODEL_METRICS; m++) {
+					v = field(&l, model_metrics[m].name);
+					if (!v)
+						model_error(mo,
+							    "model: a window without %s (plugin and collect of other versions?)",
+							    model_metrics[m].name);
+					mo->win[seq][m] = v ? model_number(mo, v) : 0;
+				}
+				mo->have[seq] = 1;
+			} else {
+				json_object *fn = json_object_new_object();
+
+				for (i = 0; i < l.n; i++) {
+					if (!strcmp(l.key[i], "seq"))
+						continue;
+					json_object_object_add(fn, l.key[i],
+							       model_value(mo, l.key[i], l.val[i]));
+				}
+				if (!mo->funcs[seq])
+					mo->funcs[seq] = json_object_new_array();
+				json_object_array_add(mo->funcs[seq], fn);
+			}
+		} else if (!strcmp(l.type, "end")) {
+			mo->ended = 1;
+			mo->write_ok = !strcmp(field(&l, "write") ?: "", "ok");
+			mo->bad_markers = strtod(field(&l, "bad_markers") ?: "0", NULL);
+		}
+	}
+	fclose(f);
+	free(buf);
+	if (!mo->params)
+		model_error(mo, "model: %s has no model line (not the plugin's output?)", path);
+	else if (!mo->ended)
+		model_error(mo, "model: %s ends without its end line (QEMU killed before exit?)",
+			    path);
+	else if (!mo->write_ok)
+		model_error(mo, "model: the plugin could not write all of %s (see qemu.log)", path);
+	else if (mo->bad_markers)
+		model_error(mo, "model: %s: windows opened inside a window or closed outside one",
+			    path);
+}
+
+/* The window of @seq, or NULL (and the error said) when it is missing. */
+static const double *model_window(struct model_out *mo, const char *seq_str)
+{
+	size_t seq = seq_str ? strtoul(seq_str, NULL, 10) : 0;
+
+	if (seq && seq <= mo->nr && mo->have[seq])
+		return mo->win[seq];
+	model_error(mo, "model: no counts for window %s of the agent", seq_str ?: "(none)");
+	return NULL;
+}
+
 /* A data check of the agent: a pattern written and read back. */
 struct check {
 	char what[16], device[32];
@@ -150,6 +332,7 @@ struct check {
 /* Samples of one driver and case, per metric, in the order taken. */
 struct series {
 	double *v[NR_METRICS];
+	char **window;	/* the model window of each sample */
 	size_t n;
 };
 
@@ -167,6 +350,12 @@ static void series_add(struct series *s, const struct line *l)
 		}
 		s->v[m][s->n] = v ? strtod(v, NULL) : 0;
 	}
+	s->window = realloc(s->window, (s->n + 1) * sizeof(*s->window));
+	if (!s->window) {
+		fprintf(stderr, PROG ": samples: out of memory\n");
+		exit(1);
+	}
+	s->window[s->n] = strdup(field(l, "window") ?: "");
 	s->n++;
 }
 
@@ -203,10 +392,46 @@ static FILE *out_create(const char *path)
 	return f;
 }
 
+/* One record per model metric of @case_name, samples from @seqs. */
+static void model_records(struct out *o, const struct record_ctx *ctx,
+			  struct model_out *mo, const char *case_name,
+			  char **seqs, size_t n, json_object *params)
+{
+	size_t m, i;
+
+	for (i = 0; i < n; i++)
+		if (!model_window(mo, seqs[i]))
+			return;
+	for (m = 0; m < NR_MODEL_METRICS; m++) {
+		int est = m == NR_MODEL_METRICS - 1;
+		const char *unit = est ? "cycles" : "count";
+		json_object *rec = record_new(ctx, "bench-vm", case_name,
+					      model_metrics[m].name, unit);
+		json_object *funcs = est ? json_object_new_array() : NULL;
+
+		for (i = 0; i < n; i++) {
+			size_t seq = strtoul(seqs[i], NULL, 10);
+
+			record_add_sample(rec, mo->win[seq][m]);
+			if (funcs)
+				json_object_array_add(funcs, mo->funcs[seq] ?
+						      json_object_get(mo->funcs[seq]) :
+						      json_object_new_array());
+		}
+		record_set(rec, "model", json_object_new_string("cache"));
+		record_set(rec, "model_params", json_object_get(mo->params));
+		record_set(rec, "model_label", json_object_new_string(MODEL_LABEL));
+		if (funcs)
+			record_set(rec, "functions", funcs);
+		record_set(rec, "params", json_object_get(params));
+		out_record(o, rec);
+	}
+}
+
 static void print_usage(void)
 {
 	fprintf(stderr, "%s\n",
-		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--output FILE] AGENT_OUTPUT");
+		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--model FILE] [--output FILE] AGENT_OUTPUT");
 }
 
 int main(int argc, char **argv)
@@ -219,12 +444,19 @@ int main(int argc, char **argv)
 		{ "ns-size", required_argument, NULL, 's' },
 		{ "rebinds", required_argument, NULL, 'r' },
 		{ "host-error", required_argument, NULL, 'e' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_ctx ctx = { .accel = NULL };
 	struct series ser[NR_DRIVERS][2];
 	const char *qemu_cpu = NULL, *host_error = NULL, *output = NULL, *v;
+	const char *model_path = NULL;
+	struct model_out mo = { .params = NULL };
+	/* synthetic=N: kind, bytes and window of each copy */
+	char *syn_kind[8], *syn_window[8];
+	double syn_bytes[8];
+	size_t nr_syn = 0;
 	struct out out = { .f = stdout, .name = "stdout" };
 	char *buf = NULL, *kernel = NULL, *flags = NULL, *last_step = NULL;
 	char *guest_error = NULL;
@@ -267,6 +499,9 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 			host_error = optarg;
+			break;
+		case 'M':
+			model_path = optarg;
 			break;
 		case 'o':
 			output = optarg;
@@ -358,6 +593,10 @@ int main(int argc, char **argv)
 				json_object_array_add(pages[d],
 						      json_object_new_string(field(&l, "line")));
 			}
+		} else if (!strcmp(l.type, "synthetic") && nr_syn < ARRAY_SIZE(syn_kind)) {
+			syn_kind[nr_syn] = strdup(field(&l, "kind") ?: "?");
+			syn_window[nr_syn] = strdup(field(&l, "window") ?: "");
+			syn_bytes[nr_syn++] = strtod(field(&l, "bytes") ?: "0", NULL);
 		} else if (!strcmp(l.type, "done")) {
 			done = 1;
 		}
@@ -393,6 +632,30 @@ int main(int argc, char **argv)
 				record_set(rec, "params", json_object_get(params));
 				out_record(&out, rec);
 			}
+		}
+	}
+	if (model_path) {
+		model_read(&mo, model_path);
+		for (d = 0; d < NR_DRIVERS && mo.params; d++) {
+			for (c = 0; c < 2; c++) {
+				char case_name[64];
+
+				if (!ser[d][c].n)
+					continue;
+				snprintf(case_name, sizeof(case_name), "%s/%s",
+					 drivers[d], cases[c]);
+				model_records(&out, &ctx, &mo, case_name, ser[d][c].window,
+					      ser[d][c].n, params);
+			}
+		}
+		for (c = 0; c < nr_syn && mo.params; c++) {
+			char case_name[64];
+			json_object *p = json_object_new_object();
+
+			snprintf(case_name, sizeof(case_name), "synthetic/%.40s", syn_kind[c]);
+			json_object_object_add(p, "bytes", json_object_new_double(syn_bytes[c]));
+			model_records(&out, &ctx, &mo, case_name, &syn_window[c], 1, p);
+			json_object_put(p);
 		}
 	}
 	if (agent_start >= 0) {
@@ -438,6 +701,8 @@ int main(int argc, char **argv)
 		out_record(&out, rec);
 	}
 
+	if (mo.error && !host_error && !guest_error)
+		host_error = mo.error;
 	if (!host_error && !guest_error && !done) {
 		static char msg[256];
 
@@ -475,9 +740,24 @@ int main(int argc, char **argv)
 	}
 	json_object_put(params);
 	for (d = 0; d < NR_DRIVERS; d++)
-		for (c = 0; c < 2; c++)
+		for (c = 0; c < 2; c++) {
 			for (m = 0; m < NR_METRICS; m++)
 				free(ser[d][c].v[m]);
+			for (m = 0; m < ser[d][c].n; m++)
+				free(ser[d][c].window[m]);
+			free(ser[d][c].window);
+		}
+	for (c = 0; c < nr_syn; c++) {
+		free(syn_kind[c]);
+		free(syn_window[c]);
+	}
+	for (c = 1; c <= mo.nr; c++)
+		json_object_put(mo.funcs[c]);
+	json_object_put(mo.params);
+	free(mo.win);
+	free(mo.have);
+	free(mo.funcs);
+	free(mo.error);
 	free(kernel);
 	free(flags);
 	free(last_step);

@@ -21,14 +21,29 @@
  *   cpu    vendor= family= model= stepping= model_name= flags=
  *   step   name=                  what the agent starts now
  *   sample driver= case=first|rebind index= pages= memmap_ms= lines=
- *          bind_us= unbind_us= boot_us=
+ *          bind_us= unbind_us= boot_us= window=
  *          (driver: nd_pmem, dax_pmem, or dax_pmem_mem for namespace2.0)
+ *   synthetic kind=mov|movnti|movntdq|rep_movsb bytes= window=   (synthetic=N)
  *   check  device= what=odirect|mmap|mmap-mem bytes= result=ok
  *   pages  driver= line=      bench_vm_pages.ko's output (pages=1)
  *   error  step= msg=
  *   done
  * Every failure becomes an error line and a power-off, never a hang (the
  * host's watchdog is for a hung kernel, or for hang=1).
+ *
+ * Model windows (bench-vm/plugin, run.sh --model cache): the write of
+ * each bind is bracketed by two NOPs that only the plugin gives a meaning
+ * to, "nopl 0x4d564201(%rax)" (open) and "nopl 0x4d564202(%rax)" (close)
+ * (bench-vm/plugin/decode.h, MARKER_MAGIC): a QEMU 7.2 plugin cannot read
+ * registers but sees every instruction it translates.  Everything the
+ * vCPU executes in between, the agent's open/write/close of the sysfs
+ * attribute and all the kernel does for them, interrupts included, is
+ * the window.  Windows are numbered from 1 in the order opened, by the
+ * agent and the plugin alike; a sample's window= is its bind's.  Without
+ * the plugin the markers are NOPs.  synthetic=N copies a known buffer of
+ * N bytes with a MOV loop, a MOVNTI loop (then SFENCE), a MOVNTDQ loop
+ * and REP MOVSB, each in a window of its own, checks each copy and
+ * powers off: the proof that the model counts what it says (t0395).
  *
  * Options, as key=value arguments after "--" on the kernel command line,
  * are declared in the table opts[]; "help" lists them.
@@ -54,6 +69,7 @@
 #include <linux/compiler.h>	/* kernel-tree/tools/include: __printf, __noreturn */
 
 #include "kmsg.h"
+#include "../plugin/decode.h"	/* MARKER_MAGIC, MARKER_OPEN, MARKER_CLOSE */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PORT_NAME "bench-vm.agent"
@@ -74,6 +90,7 @@ static unsigned long long opt_hang;
 static unsigned long long opt_probe;
 static unsigned long long opt_pages;
 static unsigned long long opt_mem_ns;
+static unsigned long long opt_synthetic;
 
 static const struct opt {
 	const char *name;
@@ -87,6 +104,7 @@ static const struct opt {
 	{ "probe", &opt_probe, "1: power off after hello (does this accel boot?)" },
 	{ "pages", &opt_pages, "1: digest the struct pages with " PAGES_KO },
 	{ "mem_ns", &opt_mem_ns, "1: namespace2.0 as devdax with map=mem too" },
+	{ "synthetic", &opt_synthetic, "N: only the model's synthetic copies of N bytes" },
 };
 
 static int port_fd = -1;
@@ -462,10 +480,27 @@ static void align_clock(void)
 		;
 }
 
+/* Windows opened so far: the number of the last one. */
+static unsigned int model_windows;
+
+/* Open a model window (the marker NOPs of the header comment). */
+static void model_open(void)
+{
+	model_windows++;
+	asm volatile(".byte 0x0f, 0x1f, 0x80\n\t.long %c0" : : "i" (MARKER_MAGIC | MARKER_OPEN)
+		     : "memory");
+}
+
+static void model_close(void)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x80\n\t.long %c0" : : "i" (MARKER_MAGIC | MARKER_CLOSE)
+		     : "memory");
+}
+
 /*
  * Write @dev to the driver's bind or unbind attribute; the time of the
  * write in microseconds, from a 10 ms boundary of the clock.  Checks that
- * the device ended up as asked.
+ * the device ended up as asked.  A bind is a model window.
  */
 static unsigned long long set_bound(const char *drv, const char *dev,
 				    int bind)
@@ -477,7 +512,11 @@ static unsigned long long set_bound(const char *drv, const char *dev,
 	attr_path(path, sizeof(path), ND_DRIVERS "/%s/%s", drv, op);
 	align_clock();
 	t0 = now_us(CLOCK_MONOTONIC);
+	if (bind)
+		model_open();
 	write_attr(path, dev);
+	if (bind)
+		model_close();
 	t1 = now_us(CLOCK_MONOTONIC);
 	if (!!is_bound(dev) != !!bind)
 		fail("%s %s (driver %s): the write succeeded but %s is %s",
@@ -496,7 +535,7 @@ static unsigned long long unbind_dev(const char *drv, const char *dev)
 }
 
 #define SAMPLE_FMT \
-	"sample\tdriver=%s\tcase=%s\tindex=%llu\tpages=%lu\tmemmap_ms=%lu\tlines=%d\tbind_us=%llu\tunbind_us=%llu\tboot_us=%llu"
+	"sample\tdriver=%s\tcase=%s\tindex=%llu\tpages=%lu\tmemmap_ms=%lu\tlines=%d\tbind_us=%llu\tunbind_us=%llu\tboot_us=%llu\twindow=%u"
 
 /*
  * The first binding, then opt_rebinds unbind+bind pairs, one sample each,
@@ -520,7 +559,7 @@ static void bind_series(const char *label, const char *drv, const char *dev)
 			     KMSG_WAIT_MS,
 			     "is dyndbg=\"func memmap_init_zone_device +p\" on the kernel command line?");
 		send_line(SAMPLE_FMT, label, i ? "rebind" : "first", i, pages, ms, lines,
-			  bind_us, unbind_us, now_us(CLOCK_BOOTTIME));
+			  bind_us, unbind_us, now_us(CLOCK_BOOTTIME), model_windows);
 	}
 }
 
@@ -733,6 +772,81 @@ static void check_pages(const char *drv, const char *sysdir)
 		fail("unload bench_vm_pages: %s", strerror(errno));
 }
 
+/*
+ * The synthetic copies (synthetic=N): each kernel of copy_kinds[] copies
+ * N bytes (a multiple of 64, 16-byte aligned buffers) in its own loop of
+ * known instructions, written in asm so that no compiler turns it into
+ * something else.
+ */
+static void copy_mov(void *dst, const void *src, size_t n)
+{
+	asm volatile("1:\tmov (%1), %%rax\n\tmov %%rax, (%0)\n\t"
+		     "add $8, %0\n\tadd $8, %1\n\tsub $8, %2\n\tjnz 1b"
+		     : "+r" (dst), "+r" (src), "+r" (n) : : "rax", "memory", "cc");
+}
+
+static void copy_movnti(void *dst, const void *src, size_t n)
+{
+	asm volatile("1:\tmov (%1), %%rax\n\tmovnti %%rax, (%0)\n\t"
+		     "add $8, %0\n\tadd $8, %1\n\tsub $8, %2\n\tjnz 1b\n\tsfence"
+		     : "+r" (dst), "+r" (src), "+r" (n) : : "rax", "memory", "cc");
+}
+
+static void copy_movntdq(void *dst, const void *src, size_t n)
+{
+	asm volatile("1:\tmovdqa (%1), %%xmm0\n\tmovntdq %%xmm0, (%0)\n\t"
+		     "add $16, %0\n\tadd $16, %1\n\tsub $16, %2\n\tjnz 1b\n\tsfence"
+		     : "+r" (dst), "+r" (src), "+r" (n) : : "xmm0", "memory", "cc");
+}
+
+static void copy_rep_movsb(void *dst, const void *src, size_t n)
+{
+	asm volatile("rep movsb" : "+D" (dst), "+S" (src), "+c" (n) : : "memory");
+}
+
+static const struct copy_kind {
+	const char *name;
+	void (*copy)(void *dst, const void *src, size_t n);
+} copy_kinds[] = {
+	{ "mov", copy_mov },
+	{ "movnti", copy_movnti },
+	{ "movntdq", copy_movntdq },
+	{ "rep_movsb", copy_rep_movsb },
+};
+
+/*
+ * Every buffer is written before its window (no page fault inside one),
+ * and each copy goes to a buffer of its own.
+ */
+static void run_synthetic(size_t n)
+{
+	unsigned char *src, *dst[ARRAY_SIZE(copy_kinds)];
+	long off;
+	size_t k;
+
+	if (!n || n % 64 || n > (1UL << 30))
+		fail("synthetic=%zu: not a multiple of 64 from 64 to 1G", n);
+	if (posix_memalign((void **)&src, 4096, n))
+		fail("synthetic: out of memory for %zu bytes", n);
+	fill_pattern(src, n, 5);
+	for (k = 0; k < ARRAY_SIZE(copy_kinds); k++) {
+		if (posix_memalign((void **)&dst[k], 4096, n))
+			fail("synthetic: out of memory for %zu bytes", n);
+		memset(dst[k], 0, n);
+	}
+	for (k = 0; k < ARRAY_SIZE(copy_kinds); k++) {
+		align_clock();
+		model_open();
+		copy_kinds[k].copy(dst[k], src, n);
+		model_close();
+		off = first_diff(src, dst[k], n);
+		if (off >= 0)
+			fail("synthetic: the %s copy differs at byte %ld", copy_kinds[k].name, off);
+		send_line("synthetic\tkind=%s\tbytes=%zu\twindow=%u", copy_kinds[k].name, n,
+			  model_windows);
+	}
+}
+
 static void send_hello(void)
 {
 	char path[128], size0[32], size1[32], size2[48] = "";
@@ -805,6 +919,12 @@ int main(int argc, char **argv)
 	send_cpu();
 	send_hello();
 	if (opt_probe) {
+		send_line("done");
+		power_off();
+	}
+	if (opt_synthetic) {
+		enter_step("synthetic");
+		run_synthetic(opt_synthetic);
 		send_line("done");
 		power_off();
 	}

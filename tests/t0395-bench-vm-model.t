@@ -1,0 +1,193 @@
+#!/bin/sh
+# bench-vm's store and cache model (bench-vm/plugin, run.sh --model cache):
+# the model on known inputs without QEMU; QEMU 7.2 loading the plugin and
+# refusing bad arguments; run.sh's option and argv; collect's records and
+# errors; then in a guest (the series head's kernel): the agent's
+# synthetic copies (synthetic=1M) counted as they must be, identical on
+# two boots with a busy CPU beside the second; and the binds of 8G
+# NVDIMMs (3 rebinds) with the model: the same icount figures as without
+# it, model counts identical between two boots.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/bench-vm/testlib.sh"
+plan 8
+PLUGIN=$BENCH_VM_BIN/bench-vm-model.so
+
+test_result "$("$BENCH_VM_BIN/bench-vm-model-test" >"$TEST_OUT/t0395-model-test.log" 2>&1 &&
+	echo ok || echo fail)" 'the model without QEMU: instruction classes, LRU, the synthetic copies, System.map' \
+	"$TEST_OUT/t0395-model-test.log"
+
+# qemu_plugin ARGS: QEMU loads the plugin with ARGS, set up and quit by QMP
+qemu_plugin() {
+	printf '%s\n' '{"execute": "qmp_capabilities"}' '{"execute": "quit"}' |
+		timeout 60 qemu-system-x86_64 -M none -display none -accel tcg -icount shift=0,sleep=off \
+			-plugin "$PLUGIN,$1" -S -qmp stdio >qemu.out 2>qemu.err
+}
+
+test_expect_success 'QEMU loads the plugin (API version 1) and refuses what it cannot model' '
+	qemu_plugin "out=$SCRATCH/m.out,l1d_size=32K,l1d_ways=8" &&
+	grep -q "^model	name=cache	l1d_size=32768	l1d_ways=8	llc_size=16777216	llc_ways=16	line=64	" m.out &&
+	grep -qx "end	windows=0	bad_markers=0	write=ok" m.out &&
+	! qemu_plugin "out=$SCRATCH/m2.out,bogus=1" && cat qemu.err &&
+	grep -q "bench-vm-model: args: .bogus=1. is not KEY=VALUE of a known key" qemu.err &&
+	! qemu_plugin "out=$SCRATCH/m2.out,l1d_size=33K" && cat qemu.err &&
+	grep -q "bench-vm-model: model: L1d (l1d_size, l1d_ways): .*not a power of two" qemu.err &&
+	! qemu_plugin "l1d_ways=8" && grep -q "out=FILE is missing" qemu.err &&
+	! qemu_plugin "out=$SCRATCH/m2.out,symbols=$SCRATCH/none" &&
+	grep -q "bench-vm-model: symbols: .*/none: cannot open it" qemu.err
+'
+
+test_expect_success 'run.sh --model: bad values are usage errors; cache puts the plugin and System.map in the argv' '
+	mkdir -p b/arch/x86/boot && : >b/arch/x86/boot/bzImage &&
+	echo "ffffffff81000000 T _text" >b/System.map &&
+	rc=0 && $RUN --model bogus --kernel b/arch/x86/boot/bzImage 2>err || rc=$? &&
+	[ "$rc" = 2 ] && grep -q "model: .bogus. is not none or cache" err &&
+	rc=0 && $RUN --accel kvm --model cache --kernel b/arch/x86/boot/bzImage 2>err || rc=$? &&
+	[ "$rc" = 2 ] && grep -q "model cache needs TCG" err &&
+	rc=0 && MODEL_ARGS="l1d_size=32K;x" $RUN --model cache --kernel b/arch/x86/boot/bzImage 2>err || rc=$? &&
+	[ "$rc" = 2 ] && grep -q "MODEL_ARGS: " err &&
+	MODEL_ARGS=l1d_size=32K,l1d_ways=8 $RUN --model cache --accel tcg --print-cmd \
+		--results r --kernel b/arch/x86/boot/bzImage >cmd && cat cmd &&
+	grep -q " .-plugin. .[^ ]*/bench-vm-model.so,out=[^ ]*/model.out,symbols=$SCRATCH/b/arch/x86/boot/../../../System.map,l1d_size=32K,l1d_ways=8. " cmd &&
+	$RUN --accel tcg --print-cmd --results r --kernel b/arch/x86/boot/bzImage >cmd &&
+	! grep -q -- -plugin cmd
+'
+
+test_expect_success 'bench-vm-collect --model: records with the model and its label; a missing window or end is an error' '
+	printf "hello\tkernel=k\tboot_us=1\tns0_size=1\tns1_size=1\nsample\tdriver=nd_pmem\tcase=first\tindex=0\tpages=2\tmemmap_ms=3\tlines=1\tbind_us=4\tunbind_us=0\tboot_us=5\twindow=1\nsynthetic\tkind=mov\tbytes=64\twindow=2\ndone\n" >agent.out &&
+	{
+		printf "model\tname=cache\tl1d_size=49152\tllc_size=16777216\n" &&
+		for w in 1 2; do
+			printf "window\tseq=$w\tinsns=1$w\tloads=2\tstores=3\tnt_stores=0\tnt_bytes=0\trep_iters=0\trep_bytes=0\tsfences=0\tmfences=0\tl1d_load_misses=0\tl1d_store_misses=1\tllc_load_misses=0\tllc_store_misses=1\tllc_writebacks=0\test_cycles=9$w\n" &&
+			printf "func\tseq=$w\trank=1\tname=f$w\tinsns=1$w\test_cycles=9$w\n" || return 1
+		done &&
+		printf "end\twindows=2\tbad_markers=0\twrite=ok\n"
+	} >model.out &&
+	"$BENCH_VM_BIN/bench-vm-collect" --clock icount --model model.out agent.out >rec &&
+	records_check rec "one(\"nd_pmem/first\", \"insns\")[\"samples\"] == [11] and one(\"synthetic/mov\", \"est_cycles\")[\"samples\"] == [92] and one(\"nd_pmem/first\", \"est_cycles\")[\"functions\"] == [[{\"rank\": 1, \"name\": \"f1\", \"insns\": 11, \"est_cycles\": 91}]] and all(r[\"model\"] == \"cache\" and r[\"model_label\"] == \"model: write-allocate, streaming stores bypass; not hardware time\" and r[\"model_params\"][\"llc_size\"] == 16777216 for r in recs if r[\"metric\"] in (\"insns\", \"est_cycles\")) and not [r for r in recs if r[\"metric\"] == \"error\"]" &&
+	grep -v "^end" model.out >cut.out &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model cut.out agent.out >rec &&
+	grep_err "model: cut.out ends without its end line" &&
+	sed "s/window=2/window=3/" agent.out >a3.out &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model model.out a3.out >rec &&
+	grep_err "model: no counts for window 3 of the agent" &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model none.out agent.out >rec &&
+	grep_err "model: none.out cannot be read"
+'
+
+if ! KERNEL=$(bench_vm_kernel); then
+	no_kernel "synthetic copies" "synthetic copies: two boots" "binds under the model" "binds: model vs none"
+	done_testing
+	exit
+fi
+diag "kernel: $KERNEL"
+BOOTS=$TEST_OUT/t0395-boots
+rm -rf "$BOOTS"
+mkdir -p "$BOOTS"
+
+# synthetic BOOT: the synthetic copies of 1 MiB under the model
+synthetic() {
+	$RUN --accel tcg --clock icount --model cache --ns-size 512M --mem-ns 0 --rebinds 0 \
+		--agent-opt synthetic=1M --kernel "$KERNEL" --commit syn --results "$BOOTS/$1"
+}
+
+test_expect_success 'synthetic copies: the model counts the MOV, MOVNTI, MOVNTDQ and REP MOVSB loops as it says' '
+	synthetic s1 &&
+	python3 - "$BOOTS/s1/records.jsonl" <<-\PY
+	import json, sys
+	recs = [json.loads(l) for l in open(sys.argv[1])]
+	assert not [r for r in recs if r["metric"] == "error"], recs
+	n = 1 << 20
+	def win(kind, m):
+	    return [r for r in recs if r["case"] == "synthetic/" + kind and r["metric"] == m][0]["samples"][0]
+	def user(kind, m):
+	    r = [r for r in recs if r["case"] == "synthetic/" + kind and r["metric"] == "est_cycles"][0]
+	    return [f for f in r["functions"][0] if f["name"] == "[user]"][0][m]
+	for k in ("mov", "movnti", "movntdq", "rep_movsb"):
+	    print(k, {m: win(k, m) for m in ("insns", "nt_stores", "nt_bytes", "rep_bytes", "llc_store_misses", "est_cycles")})
+	# streaming stores: one a MOVNTI (8 bytes), one a MOVNTDQ (16), none else
+	assert win("movnti", "nt_stores") == n / 8 and win("movntdq", "nt_stores") == n / 16
+	assert win("mov", "nt_stores") == 0 and win("rep_movsb", "nt_stores") == 0
+	assert win("movnti", "nt_bytes") == n and win("movntdq", "nt_bytes") == n
+	# REP MOVS bytes: the buffer, by the agent, for REP MOVSB only (a timer
+	# interrupt inside a window adds REP STOS/MOVS of the kernel)
+	assert user("rep_movsb", "rep_bytes") == n and user("rep_movsb", "rep_iters") == n
+	assert all(user(k, "rep_bytes") == 0 for k in ("mov", "movnti", "movntdq"))
+	# write-allocate: every destination line misses; streaming: below 1% of that
+	assert win("mov", "llc_store_misses") >= n / 64 and win("rep_movsb", "llc_store_misses") >= n / 64
+	assert win("movnti", "llc_store_misses") < win("mov", "llc_store_misses") / 100
+	assert win("movntdq", "llc_store_misses") < win("mov", "llc_store_misses") / 100
+	# the MOV loop is 6 instructions per 8 bytes, in user space
+	assert user("mov", "insns") >= 6 * n / 8
+	assert win("mov", "est_cycles") > win("movnti", "est_cycles")
+	PY
+'
+
+test_expect_success 'synthetic copies: a second boot, with a busy CPU beside it: the copy loops counted identically' '
+	( while :; do :; done ) &
+	hog=$! &&
+	synthetic s2; rc=$?; kill "$hog"; wait "$hog" 2>/dev/null
+	[ "$rc" = 0 ] &&
+	python3 - "$BOOTS/s1/records.jsonl" "$BOOTS/s2/records.jsonl" <<-\PY
+	import json, sys
+	a, b = ({(r["case"], r["metric"]): r for r in map(json.loads, open(f)) if r.get("model")} for f in sys.argv[1:])
+	assert len(a) == 4 * 15 and a.keys() == b.keys(), (len(a), a.keys() ^ b.keys())
+	# the agent loop itself ([user]): equal in every count but the misses
+	# that a timer tick inside the window moves (1 of 16409 seen here)
+	for k in a:
+	    if k[1] != "est_cycles":
+	        continue
+	    ua, ub = ([f for f in r["functions"][0] if f["name"] == "[user]"][0] for r in (a[k], b[k]))
+	    for m in ("insns", "loads", "stores", "nt_stores", "nt_bytes", "rep_iters", "rep_bytes", "sfences"):
+	        assert ua[m] == ub[m], (k, m, ua[m], ub[m])
+	for k in a:
+	    x, y = a[k]["samples"][0], b[k]["samples"][0]
+	    assert abs(x - y) <= 1e-3 * max(x, y, 1000), (k, x, y)
+	PY
+'
+
+# Not exact yet: events the host times (the virtio-serial port's
+# completions) can fall inside a window; measured here the instructions
+# of a bind differ by up to 4e-6 between boots, the stores by up to 1e-4,
+# the small L1d load-miss counts by up to 0.6%, on an idle host; more
+# when the host is loaded (a failure seen beside other guests).  So the
+# bound checked is 1e-3, which holds under load, and the figures are
+# printed: per-bind exactness is the model's open gap (issue 27).
+test_expect_success 'binds under the model: two boots give the same counts per bind, within 1e-3 (not exact yet)' '
+	for r in m1 m2; do
+		$RUN --accel tcg --clock icount --model cache --ns-size 8G --rebinds 3 \
+			--kernel "$KERNEL" --commit det --results "$BOOTS/$r" || return 1
+	done &&
+	python3 - "$BOOTS/m1/records.jsonl" "$BOOTS/m2/records.jsonl" <<-\PY
+	import json, sys
+	a, b = ({(r["case"], r["metric"]): r for r in map(json.loads, open(f)) if r.get("model")} for f in sys.argv[1:])
+	assert len(a) == 6 * 15 and a.keys() == b.keys(), (len(a), a.keys() ^ b.keys())
+	def rel(x, y):
+	    return abs(x - y) / max(x, y, 1)
+	worst = {}
+	for k in sorted(a):
+	    d = max(rel(x, y) for x, y in zip(a[k]["samples"], b[k]["samples"]))
+	    worst[k[1]] = max(worst.get(k[1], 0), d)
+	for m, d in sorted(worst.items()):
+	    print("%-18s %.2e" % (m, d))
+	assert all(worst[m] <= 1e-3 for m in ("est_cycles", "insns", "stores", "nt_stores", "sfences")), worst
+	PY
+'
+
+test_expect_success 'binds: loading the model changes no icount figure' '
+	$RUN --accel tcg --clock icount --ns-size 8G --rebinds 3 \
+		--kernel "$KERNEL" --commit det --results "$BOOTS/plain" &&
+	python3 - "$BOOTS/m1/records.jsonl" "$BOOTS/plain/records.jsonl" <<-\PY
+	import json, sys
+	a, b = ({(r["case"], r["metric"]): r for r in map(json.loads, open(f)) if not r.get("model")} for f in sys.argv[1:])
+	n = 0
+	for k in a:
+	    if k[1] == "memmap_init_ms":
+	        assert a[k]["samples"] == b[k]["samples"], (k, a[k]["samples"], b[k]["samples"])
+	        n += 1
+	    if k[1] == "bind_us":
+	        for x, y in zip(a[k]["samples"], b[k]["samples"]):
+	            assert abs(x - y) <= 1e-4 * x, (k, x, y)
+	assert n == 6, n
+	PY
+'
+done_testing
