@@ -4,11 +4,15 @@
 # measured hardware and numbers); a missing Signed-off-by, an
 # asm change without hardware and numbers, a bad subject prefix and a long
 # line are caught; a mail git cannot read is an error that names file and
-# line.
+# line.  Every limit is tested at its edge and one past it: 75 columns
+# pass and 76 fail, tabs go to the next multiple of 8, a UTF-8 character
+# is one column; exactly the trailers checkpatch exempts (a tag ending in
+# "-by", Cc:, Link:, Closes:, and Fixes:), quoted and URL lines are
+# exempt, and no other "Word: " line is.
 . "$(dirname "$0")/lib.sh"
 LINT=$BIN/changelog-lint
 [ -x "$LINT" ] || bail "no $LINT: run 'make tools'"
-plan 6
+plan 9
 
 # mail SUBJECT FROM BODY FILE: a one-patch mbox touching FILE
 mail() {
@@ -82,6 +86,121 @@ $SOB" mm/a.c >long.mbox &&
 	grep -q "subject: .Fix the thing. is not .area: summary." out &&
 	expect_fail $LINT long.mbox && [ "$(wc -l <out)" = 1 ] &&
 	grep -q "long.mbox:6: line-length: 81 columns, more than 75" out
+'
+
+# rep STR N: STR N times (bytes: LANG=C, so a UTF-8 character is its bytes)
+rep() {
+	printf "%${2}s" "" | sed "s/ /$1/g"
+}
+
+test_expect_success 'line-length: 75 columns pass, 76 fail; tabs to the next multiple of 8; UTF-8' '
+	tab=$(printf "\t") && e=$(printf "\303\251") &&
+	mail "[PATCH] mm: lengths" "$AUTHOR" "$(rep x 75)
+$(rep x 76)
+$tab$(rep x 67)
+$tab$(rep x 68)
+abc$tab$(rep x 67)
+abc$tab$(rep x 68)
+abcdefg$tab$(rep x 67)
+abcdefgh$tab$(rep x 59)
+abcdefgh$tab$(rep x 60)
+a$tab$tab$(rep x 59)
+a$tab$tab$(rep x 60)
+$(rep x 64)$tab$(rep x 4)
+$(rep x 65)$tab$(rep x 3)
+$(rep "$e" 75)
+$(rep "$e" 76)
+x$e$(rep x 73)
+x$e$(rep x 74)
+
+$SOB" mm/a.c >len.mbox &&
+	[ "$(grep -c "$tab" len.mbox)" = 11 ] &&
+	expect_fail $LINT len.mbox && cat >want <<-EOF &&
+	len.mbox:7: line-length: 76 columns, more than 75
+	len.mbox:9: line-length: 76 columns, more than 75
+	len.mbox:11: line-length: 76 columns, more than 75
+	len.mbox:14: line-length: 76 columns, more than 75
+	len.mbox:16: line-length: 76 columns, more than 75
+	len.mbox:17: line-length: 76 columns, more than 75
+	len.mbox:20: line-length: 76 columns, more than 75
+	len.mbox:22: line-length: 76 columns, more than 75
+	EOF
+	diff want out
+'
+
+test_expect_success 'exempt: "-by" tags, Cc:, Link:, Closes:, Fixes:, quotes, URLs; any other long line is not' '
+	long=$(rep y 80) &&
+	mail "[PATCH] mm: trailers" "$AUTHOR" "Body.
+
+> $long
+see https://example.org/$long
+Fixes: 0123456789ab (\"mm: $long\")
+Link: $long
+Closes: $long
+Cc: Some One $long <c@example.org>
+Reviewed-by: R $long <r@example.org>
+Acked-by: A $long <a@example.org>
+Tested-by: T $long <t@example.org>
+Reported-by: R $long <r@example.org>
+Suggested-by: S $long <s@example.org>
+Co-developed-by: C $long <c@example.org>
+Signed-off-by: Other $long <o@example.org>
+$SOB" mm/a.c >exempt.mbox &&
+	$LINT exempt.mbox >out && cat out && [ ! -s out ] &&
+	mail "[PATCH] mm: trailers" "$AUTHOR" "Body.
+
+Note: $long
+Word: $long
+cc: $long
+CC: $long
+link: $long
+Links: $long
+Closed: $long
+Fixes:$long
+Standby: $long
+Reviewed-byx: $long
+-by: $long
+ Cc: $long
+see https:/$long
+Cc:$long
+$SOB" mm/a.c >not-exempt.mbox &&
+	expect_fail $LINT not-exempt.mbox && cat >want <<-EOF &&
+	not-exempt.mbox:8: line-length: 86 columns, more than 75
+	not-exempt.mbox:9: line-length: 86 columns, more than 75
+	not-exempt.mbox:10: line-length: 84 columns, more than 75
+	not-exempt.mbox:11: line-length: 84 columns, more than 75
+	not-exempt.mbox:12: line-length: 86 columns, more than 75
+	not-exempt.mbox:13: line-length: 87 columns, more than 75
+	not-exempt.mbox:14: line-length: 88 columns, more than 75
+	not-exempt.mbox:15: line-length: 86 columns, more than 75
+	not-exempt.mbox:16: line-length: 89 columns, more than 75
+	not-exempt.mbox:17: line-length: 94 columns, more than 75
+	not-exempt.mbox:18: line-length: 85 columns, more than 75
+	not-exempt.mbox:19: line-length: 85 columns, more than 75
+	not-exempt.mbox:20: line-length: 91 columns, more than 75
+	not-exempt.mbox:21: line-length: 83 columns, more than 75
+	EOF
+	diff want out
+'
+
+test_expect_success 'asm-numbers at its edges: 2 numbers and 1 hardware name pass, 1 number or none fail' '
+	mail "[PATCH] x86/lib: tweak" "$AUTHOR" "On Zen 4: 100 ns before, 90 ns after.
+
+$SOB" arch/x86/lib/copy_user_64.S >two.mbox &&
+	mail "[PATCH] x86/lib: tweak" "$AUTHOR" "On Zen 4: 100 ns before, faster after.
+
+$SOB" arch/x86/lib/copy_user_64.S >one.mbox &&
+	mail "[PATCH] x86/lib: tweak" "$AUTHOR" "Here: 100 ns before, 90 ns after.
+
+$SOB" arch/x86/lib/copy_user_64.S >nohw.mbox &&
+	mail "[PATCH] x86/mm: tweak" "$AUTHOR" "Faster.
+
+$SOB" arch/x86/mm/init.c >other.mbox &&
+	$LINT two.mbox other.mbox &&
+	expect_fail $LINT one.mbox && [ "$(wc -l <out)" = 1 ] &&
+	grep -q "^one.mbox:6: asm-numbers: touches an x86 copy routine but quotes 1 number" out &&
+	expect_fail $LINT nohw.mbox && [ "$(wc -l <out)" = 1 ] &&
+	grep -q "^nohw.mbox:6: asm-numbers: touches arch/x86/lib/copy_user_64.S but names no hardware" out
 '
 
 # git reads mail for the lint (git mailinfo): a line that is no header
