@@ -4,10 +4,13 @@
 # all), once, before '---'; quoted trailers and unrelated replies do not.
 # The mbox is read as git reads it (CRLF, no blank line before "From ",
 # encodings); a reply whose patch is not certain is reported and skipped.
+# Header names are case-insensitive (RFC 5322): every one the tool reads
+# (In-Reply-To, References, Message-Id of replies and of the patches,
+# Subject), and the "Re:" and trailer tags, in any case.
 . "$(dirname "$0")/lib.sh"
 COLLECT=$BIN/trailers-collect
 [ -x "$COLLECT" ] || bail "tools are not built: run 'make tools'"
-plan 14
+plan 18
 
 # reply IN-REPLY-TO SUBJECT BODY
 reply() {
@@ -152,6 +155,70 @@ test_expect_success 'no thread, a subject two patches share: reported, skipped' 
 	{ mail_id "<a@r>" "R <r@example.org>" "" "" "Re: $p3" "Reviewed-by: R <r@example.org>" &&
 		mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"; } >replies.mbox &&
 	only_five && grep -q "has no thread and a subject that fits several mails of the series: skipped" err
+'
+
+# SPELLINGS of a header name: as written, lower, upper, mixed
+spellings() {
+	lower=$(printf "%s" "$1" | tr "[:upper:]" "[:lower:]") &&
+	upper=$(printf "%s" "$1" | tr "[:lower:]" "[:upper:]") &&
+	mixed=$(printf "%s" "$lower" | sed "s/^./\u&/") &&
+	printf "%s\n" "$1" "$lower" "$upper" "$mixed"
+}
+
+test_expect_success 'In-Reply-To and References in any case: the reply is threaded to its patch' '
+	setup && for h in In-Reply-To References; do
+		for s in $(spellings $h); do
+			if [ $h = In-Reply-To ]; then
+				mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "Tested-by: T <t@example.org>"
+			else
+				mail_id "<b@r>" "T <t@example.org>" "" "<other@example.org> $(patch_id 5)" "Re: five" "Tested-by: T <t@example.org>"
+			fi | sed "s/^$h:/$s:/" >replies.mbox &&
+			grep -q "^$s: " replies.mbox && echo "$s" &&
+			only_five || exit 1
+		done
+	done &&
+	[ "$(spellings In-Reply-To | sort -u | wc -l)" = 4 ]
+'
+
+test_expect_success 'Message-Id in any case: of a reply (a reply to it is threaded) and of a patch' '
+	setup && for s in $(spellings Message-Id) Message-ID; do
+		{ mail_id "<a@r>" "R <r@example.org>" "$(patch_id 5)" "" "Re: five" "Did you test it?\n" &&
+			mail_id "<b@r>" "T <t@example.org>" "<a@r>" "" "Re: Re: five" "Yes.\nTested-by: T <t@example.org>"; } |
+			sed "s/^Message-Id:/$s:/" >replies.mbox &&
+		[ "$(grep -c "^$s: " replies.mbox)" = 2 ] && echo "$s" &&
+		only_five || exit 1
+	done &&
+	for s in message-id MESSAGE-ID Message-ID; do
+		setup && sed -i "s/^Message-Id:/$s:/" "p/$(patch_file 5)" &&
+		grep -q "^$s: " "p/$(patch_file 5)" && echo "patch: $s" &&
+		id5=$(sed -n "s/^$s: //p" "p/$(patch_file 5)") &&
+		mail_id "<b@r>" "T <t@example.org>" "$id5" "" "Re: five" "Tested-by: T <t@example.org>" >replies.mbox &&
+		only_five &&
+		{ sed -n "1,/^\$/p" "p/$(patch_file 5)"; echo "Reviewed-by: Self <self@example.org>"; echo; } >replies.mbox &&
+		"$COLLECT" p/series replies.mbox >found 2>err; cat err &&
+		[ ! -s found ] && grep -q "is a mail of the series itself, not a reply: skipped" err || exit 1
+	done
+'
+
+test_expect_success 'Subject: and Re: in any case: a reply without a thread is matched by its subject' '
+	setup && s5=$(sed -n "s/^Subject: //p" "p/$(patch_file 5)") &&
+	for re in Re: re: RE: rE:; do
+		for s in $(spellings Subject); do
+			mail_id "<b@r>" "T <t@example.org>" "" "" "$re $s5" "Tested-by: T <t@example.org>" |
+				sed "s/^Subject:/$s:/" >replies.mbox &&
+			grep -q "^$s: $re " replies.mbox && echo "$s: $re" &&
+			only_five || exit 1
+		done
+	done
+'
+
+test_expect_success 'trailer tags in any case are collected, in the canonical spelling' '
+	setup && for t in reviewed-by REVIEWED-BY Tested-By acked-by ACKED-BY; do
+		mail_id "<b@r>" "T <t@example.org>" "$(patch_id 5)" "" "Re: five" "$t: T <t@example.org>" >replies.mbox &&
+		"$COLLECT" p/series replies.mbox >found 2>err; cat found err &&
+		case $t in [rR]*) want=Reviewed-by ;; [tT]*) want=Tested-by ;; *) want=Acked-by ;; esac &&
+		[ "$(wc -l <found)" = 1 ] && grep -qx "$(patch_file 5)	$want: T <t@example.org>" found || exit 1
+	done
 '
 
 test_expect_success 'stdout on a full disk, REPLIES a directory: clear errors, patches/ unchanged' '
