@@ -1,9 +1,11 @@
 #!/bin/sh
 # scripts/deps.list is the one list of what the toolkit needs: deps.sh
 # installs it, deps-check.sh proves each name by a real use, deps-scan.sh
-# fails when a script calls a program from a package the list lacks.
+# fails when a script calls a program from a package the list lacks;
+# a package counts as listed only by its whole name, never as a part of a
+# listed, Essential or depended-on package's name.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 
 test_expect_success 'every program the shell calls comes from a listed or an Essential package' '
 	sh "$TOP/scripts/deps-scan.sh"
@@ -14,6 +16,23 @@ test_expect_success 'a program from an unlisted package is named, with file and 
 	printf "#!/bin/sh\nset -eu\necho start\nb4 --version\n" >uses-b4.sh &&
 	DEPS_LIST=$SCRATCH/deps.list expect_fail sh "$TOP/scripts/deps-scan.sh" uses-b4.sh &&
 	grep_err "^uses-b4.sh:4: b4 \(b4\): not in scripts/deps.list"
+'
+
+# bc is no Essential package; xbc, bc-tools and libbcx contain its name,
+# and apt (listed, installed) depends on libc6, which contains it too;
+# prove's package perl is a part of the Essential perl-base's name
+test_expect_success 'a package is listed by its whole name only: bc is not xbc, bc-tools, libc6' '
+	dpkg-query -W -f "\${Essential}" bc | grep -qvx yes &&
+	dpkg-query -W -f "\${Essential}" perl-base | grep -qx yes &&
+	dpkg-query -W -f "\${Depends}" apt | tr "," "\n" | grep -q "^ *libc6\b" &&
+	printf "apt apt\nnear xbc bc-tools libbcx perl-basex xperl\n" >deps.list &&
+	printf "#!/bin/sh\nset -eu\nbc </dev/null\nprove --version\n" >uses.sh &&
+	DEPS_LIST=$SCRATCH/deps.list expect_fail sh "$TOP/scripts/deps-scan.sh" uses.sh &&
+	grep_err "^uses.sh:3: bc \(bc\): not in scripts/deps.list" &&
+	grep_err "^uses.sh:4: prove \(perl\): not in scripts/deps.list" &&
+	[ "$(wc -l <err)" = 2 ] &&
+	printf "apt apt\ncalc bc\nperl perl\n" >deps.list &&
+	DEPS_LIST=$SCRATCH/deps.list sh "$TOP/scripts/deps-scan.sh" uses.sh
 '
 
 test_expect_success 'deps-check: every name of the list has a check, and each passes here' '
