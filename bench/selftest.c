@@ -3,9 +3,11 @@
  * selftest.c - every variant copies exactly like memcpy(): for sizes
  * 0..4096 and source/destination misalignments 0..63, the destination
  * holds the source bytes, nothing outside it changed (guard bytes on both
- * sides), and the return value is the kernel's (dst for memcpy, 0 bytes
- * left for copy_user).  Cases: every size with both pointers aligned and
- * with one seeded random misalignment pair; every misalignment pair for
+ * sides, every byte of the area compared; none equals the source byte
+ * that an overrun would store there), and the return value is the
+ * kernel's (dst for memcpy, 0 bytes left for copy_user).  Cases: every
+ * size with both pointers aligned and with one seeded random
+ * misalignment pair; every misalignment pair for
  * the edge sizes around each branch of the tree's code; then seeded
  * random (size, misalignment) triples.  Fixed-size loop variants take
  * their one size with every misalignment pair and random ones.
@@ -34,14 +36,35 @@ static unsigned long xs(unsigned long *s)
 	return *s;
 }
 
+/*
+ * The destination before a copy of len bytes from src+soff to dst+doff:
+ * the pattern, except that no byte outside the copy equals the source
+ * byte that a copy running past either end would store there (the one at
+ * the same displacement), so that such a store is caught at its first
+ * case, whatever the seed.
+ */
+static void fill_guards(size_t len, size_t soff, size_t doff)
+{
+	size_t i, j;
+
+	memcpy(want, pattern, AREA);
+	for (i = 0; i < AREA; i++) {
+		if (i >= GUARD + doff && i < GUARD + doff + len)
+			continue;
+		j = i + soff - doff;
+		if (i + soff >= doff && j < AREA && want[i] == src[j])
+			want[i] ^= 0xff;
+	}
+	memcpy(dst, want, AREA);
+}
+
 /* 0: the copy was exact; else prints what differs and returns -1 */
 static int check(const struct variant *v, size_t len, size_t soff, size_t doff)
 {
 	unsigned char *d = dst + GUARD + doff, *s = src + GUARD + soff;
 	size_t i;
 
-	memcpy(dst, pattern, AREA);
-	memcpy(want, pattern, AREA);
+	fill_guards(len, soff, doff);
 	memcpy(want + GUARD + doff, s, len);
 	switch (v->kind) {
 	case V_MEMCPY:
