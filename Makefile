@@ -52,7 +52,7 @@ LIB_LIBS = -ljson-c -lgsl -lgslcblas -lm
 # Each area adds its targets, tools (TOOLS += ...) and help lines
 # (HELP += ...) in its own fragment.
 HELP =
--include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk
+-include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk scripts/coverage.mk
 
 .PHONY: all quick help deps deps-check kernel-tree apply build export range-diff repin \
 	trailers send tools test test-fresh print-sanitize-cflags print-shell-sources check-c lint clean distclean
@@ -171,7 +171,7 @@ check-c:
 # the rest is silenced where it stands, with a reason), checkpatch.pl
 # --strict on every C file of every area.  tests/t0080 runs it.
 SHELL_SOURCES = $(wildcard scripts/*.sh bench/*.sh bench-vm/*.sh checks/*.sh \
-	ci/*.sh tests/lib.sh tests/*.t tests/fixtures/*/*.sh) .ci/run
+	ci/*.sh tests/lib.sh tests/run-suite.sh tests/*.t tests/fixtures/*/*.sh) .ci/run
 lint: check-c bench-vm-check-c bench-check-c checks-check-c ci-check-c
 	$(Q)shellcheck -x $(SHELL_SOURCES)
 

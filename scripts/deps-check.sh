@@ -84,6 +84,15 @@ check_gcc() {
 	[ "$(./hi)" = hi ]
 }
 
+check_gcovr() {
+	what 'reports the lines a gcov-instrumented program ran (make coverage)'
+	printf 'int main(int argc, char **argv)\n{\n\t(void)argv;\n\tif (argc > 1)\n\t\treturn 1;\n\treturn 0;\n}\n' >c.c
+	gcc --coverage -O0 -o c c.c
+	./c
+	gcovr --root . --txt s.txt
+	grep -Eq '^c\.c +4 +3 +75% +5$' s.txt || { cat s.txt; return 1; }
+}
+
 check_binutils() {
 	what 'objcopy renames a symbol, nm and readelf see it'
 	printf 'int f(void) { return 1; }\n' >f.c
