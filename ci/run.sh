@@ -299,7 +299,7 @@ outcome_write() {
 		die "run: cannot write $RUN_DIR/$1.$2 (disk full?)"
 }
 
-# view LOG: the output of a step (stdin) into LOG and, indented, onto
+# log_view LOG: the output of a step (stdin) into LOG and, indented, onto
 # stderr, until the step's last word.  Ctrl-C (INT to the foreground
 # group) and the TERM that stops the guest queue reach the view too: a
 # view that died first would cut LOG before the step's last line (the
@@ -307,7 +307,7 @@ outcome_write() {
 # (bench-vm/run.sh: the NVDIMM files left in /dev/shm).  So both ignore
 # them and end when the step has ended; tee -p writes on into LOG when
 # stderr is gone (the sed of the view dead).
-view() {
+log_view() {
 	(trap '' INT TERM HUP && exec tee -p "$1") |
 		(trap '' INT TERM HUP && exec sed 's/^/    /') >&2
 }
@@ -347,7 +347,7 @@ run_step() {
 		rc=0
 		"step_${rs_f}_run" "$rs_c" "$rs_new" "$rs_parent" || rc=$?
 		echo "$rc" >"$rs_new/rc"
-	} 2>&1 | view "$rs_new/log"
+	} 2>&1 | log_view "$rs_new/log"
 	rc=$(cat "$rs_new/rc")
 	rs_t=$(($(date +%s) - rs_t))
 	echo "$rs_t" >"$rs_new/seconds"
