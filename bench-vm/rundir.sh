@@ -22,27 +22,15 @@
 # shellcheck disable=SC2034 # used by run.sh and bench.sh
 PDEATH=$TOP/bench-vm/pdeath.sh
 
-# proc_start PID: the process's start time, in clock ticks after boot
-# (field 22 of /proc/PID/stat; the command name before it may hold
-# blanks and parentheses, so the fields are counted after its last ')');
-# nothing for a zombie, which is dead
-proc_start() {
-	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '$1 != "Z" { print $20 }'
-}
-
-boot_id() {
-	cat /proc/sys/kernel/random/boot_id
-}
-
-run_owner() {
-	printf '%s %s %s\n' "$$" "$(proc_start $$)" "$(boot_id)"
-}
+# the owner record of a run directory (scripts/owner.sh)
+# shellcheck source=../scripts/owner.sh
+. "$TOP/scripts/owner.sh"
 
 # run_alive DIR: DIR's owner is alive (same pid, start time and boot)
 run_alive() {
 	[ -f "$1/.owner" ] || return 1
 	read -r pid start boot 2>/dev/null <"$1/.owner" || return 1
-	[ -n "$start" ] && [ "$boot" = "$(boot_id)" ] && [ "$(proc_start "$pid")" = "$start" ]
+	owner_alive "$pid" "$start" "$boot"
 }
 
 # dir_in_use DIR: a running process names DIR/ in its command line (a
@@ -55,7 +43,7 @@ dir_in_use() {
 
 run_dir_make() {
 	run_dir=$(mktemp -d "$1/$2.XXXXXX") || die "run: cannot create a directory in $1"
-	run_owner | cat >"$run_dir/.owner" || {
+	proc_owner | cat >"$run_dir/.owner" || {
 		rm -rf "$run_dir"
 		die "run: writing $run_dir/.owner failed (the reason is above: a full disk?): free space there"
 	}
