@@ -172,8 +172,8 @@ tool_built ci-report
 # shellcheck disable=SC2086 # CI_COMMITS: revisions, a word each
 commits=$(commit_list ${CI_COMMITS:-}) || exit 1
 # the whole series, base first: what a gate acknowledgement may name,
-# also when the report covers a part of it (quick: base and head)
-series_commits=$commits
+# also when the report covers a part of it (quick, CI_COMMITS)
+series_commits=$(commit_list) || exit 1
 if [ -n "$CI_QUICK" ]; then
 	# shellcheck disable=SC2086 # commit ids, a word each
 	set -- $commits
