@@ -88,9 +88,18 @@ static void gp_wrapped(FILE *g, const char *text, size_t width, size_t maxl)
 		if (n > width) {
 			for (cut = width; cut > 0 && s[cut] != ' '; cut--)
 				;
-			/* a word longer than a line stays whole */
-			if (!cut)
-				cut = strcspn(s, " ");
+			/*
+			 * a word longer than a line (an identifier: memcpy_
+			 * nontemporal()) is cut after its last '_' that fits,
+			 * else at the width: it would run into its
+			 * neighbour's label
+			 */
+			if (!cut) {
+				for (cut = width; cut > 1 && s[cut - 1] != '_'; cut--)
+					;
+				if (cut <= 1)
+					cut = width;
+			}
 		}
 		if (nl)
 			fprintf(g, "\\n");
@@ -234,7 +243,7 @@ static void plot_rebinds(const struct report *r, const char *dir, const struct r
 	g = open_out(dir, base, "gp");
 	gp_terminals(g, base, 0);
 	first = xasprintf("%s per commit%s", name, isnan(r->gate_pct) ? "" :
-			  " (marked: the change against the parent that passes the gate)");
+			  " (marked: the changes against the parent the gate decides on)");
 	sub = machine_text(w->rec, w->setup);
 	gp_title(g, first, sub);
 	free(first);

@@ -121,7 +121,7 @@ test_expect_success 'plots: titles cut between words within the picture, commits
 	cat title && [ "$(wc -l <title)" -ge 2 ] &&
 	awk "length > 150 { print \"too long: \" \$0; bad = 1 } END { exit bad }" title &&
 	grep -q "^tcg-icount, QEMU TCG CPU version 2.5+ on Intel(R) Xeon(R) Processor, -cpu max, ns 100 GiB (host vm)" title &&
-	grep -q "^set xtics .*(\"base\" 0, \"1/7\\\\ninit_page_virtual()\\\\nhelper\" 1, \"2/7 template-based" $gp &&
+	grep -q "^set xtics .*(\"base\" 0, \"1/7\\\\ninit_page_\\\\nvirtual() helper\" 1, \"2/7 template-based" $gp &&
 	grep -q "\"7/7 REP MOVSB for" $gp && ! grep "^set xtics" $gp | grep -q "[0-9a-f]\{12\}" &&
 	grep -q "^set label 3 \"-16.2%\" at 2, 934 " $gp &&
 	grep -q "^set label 6 \"+193.7% (accepted)\" at 5, 2743 " $gp &&
