@@ -224,13 +224,24 @@ uint BOOT_TIMEOUT BOOT_TIMEOUT 1 2592000 seconds "$no_zero"
 uint KVM_PROBE_TIMEOUT KVM_PROBE_TIMEOUT 1 3600 seconds "$no_zero"
 [ -d "$NVDIMM_DIR" ] && [ -w "$NVDIMM_DIR" ] ||
 	die "nvdimm: $NVDIMM_DIR is not a writable directory: set NVDIMM_DIR"
+# the programs of a run, whatever its kernel: --check asks for them too,
+# so that a missing tool stops make ci before its first step
+for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
+	[ -x "$BENCH_VM_BIN/$t" ] || die "tools: $BENCH_VM_BIN/$t is missing: run 'make tools'"
+done
+command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make deps' (qemu-system-x86)"
+[ "$MODEL" = none ] || [ -f "$BENCH_VM_BIN/bench-vm-model.so" ] ||
+	die "tools: $BENCH_VM_BIN/bench-vm-model.so (--model cache) is missing: run 'make tools'"
 # --check: all of the above is what a run can take; what decides its
-# results besides the kernel, a line each
+# results besides the kernel, a line each (the model's plugin by its
+# content: a rebuilt plugin counts anew)
 if [ -n "$check" ]; then
 	printf '%s\n' "ns_size $NS_SIZE" "rebinds $REBINDS" "cpu $CPU" "accel $ACCEL" "clock $CLOCK" \
 		"mem_ns $MEM_NS" "guest_mem_mb $GUEST_MEM_MB" "kernel_args $KERNEL_ARGS" "pages ${PAGES:-0}" \
 		"agent_opts$agent_opts" "nvdimm_dir $NVDIMM_DIR" \
-		"qemu $QEMU $("$QEMU" --version 2>/dev/null | head -n 1)"
+		"qemu $QEMU $("$QEMU" --version 2>/dev/null | head -n 1)" \
+		"model $MODEL${MODEL_ARGS:+ $MODEL_ARGS}$([ "$MODEL" = none ] ||
+			sha256sum <"$BENCH_VM_BIN/bench-vm-model.so" | cut -c1-64 | sed 's/^/ /')"
 	exit 0
 fi
 
@@ -243,12 +254,6 @@ kernel=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")
 # without a commit id, the kernel's build directory names it (out/build/<id>)
 label=${commit:-$(basename "$(cd "$(dirname "$kernel")/../../.." && pwd)")}
 results=${results:-$OUT/bench-vm/$label}
-for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
-	[ -x "$BENCH_VM_BIN/$t" ] || die "tools: $BENCH_VM_BIN/$t is missing: run 'make tools'"
-done
-command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make deps' (qemu-system-x86)"
-[ "$MODEL" = none ] || [ -f "$BENCH_VM_BIN/bench-vm-model.so" ] ||
-	die "tools: $BENCH_VM_BIN/bench-vm-model.so (--model cache) is missing: run 'make tools'"
 
 mkdir -p "$results" || die "results: cannot create the directory $results"
 # absolute: QEMU, kbuild's M= and the printed command must not depend on

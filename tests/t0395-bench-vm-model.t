@@ -48,6 +48,10 @@ test_expect_success 'run.sh --model: bad values are usage errors; cache puts the
 	MODEL_ARGS=l1d_size=32K,l1d_ways=8 $RUN --model cache --accel tcg --print-cmd \
 		--results r --kernel b/arch/x86/boot/bzImage >cmd && cat cmd &&
 	grep -q " .-plugin. .[^ ]*/bench-vm-model.so,out=[^ ]*/model.out,symbols=$SCRATCH/b/arch/x86/boot/../../../System.map,l1d_size=32K,l1d_ways=8. " cmd &&
+	$RUN --check >c.none && MODEL=cache $RUN --check >c.cache &&
+	MODEL=cache MODEL_ARGS=l1d_size=32K $RUN --check >c.args &&
+	grep -qx "model none" c.none && grep -qx "model cache [0-9a-f]\{64\}" c.cache &&
+	grep -qx "model cache l1d_size=32K [0-9a-f]\{64\}" c.args &&
 	$RUN --accel tcg --print-cmd --results r --kernel b/arch/x86/boot/bzImage >cmd &&
 	! grep -q -- -plugin cmd
 '
