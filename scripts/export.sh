@@ -169,25 +169,25 @@ if [ "$DEST" != "$PATCHES" ] && [ -d "$PATCHES/upstream" ]; then
 fi
 # The renames are not cut by a signal, which would leave $DEST half old,
 # half new: one that comes now is acted on once they are done.
-late=
-trap 'late=130' INT
-trap 'late=143' TERM
-trap 'late=129' HUP
-if [ -r "$DEST/series" ]; then
-	awk '!/^#/ && ($2 == "cover" || $2 == "applied") { print $1 }' "$DEST/series" |
-	while read -r old; do
-		[ -e "$stage/$old" ] || rm -f "$DEST/$old"
+export_rename() {
+	if [ -r "$DEST/series" ]; then
+		awk '!/^#/ && ($2 == "cover" || $2 == "applied") { print $1 }' "$DEST/series" |
+		while read -r old; do
+			[ -e "$stage/$old" ] || rm -f "$DEST/$old"
+		done
+	fi
+	if [ -d "$stage/upstream" ]; then
+		mkdir -p "$DEST/upstream"
+		for f in "$stage"/upstream/*; do
+			[ ! -e "$f" ] || mv -f "$f" "$DEST/upstream/"
+		done
+	fi
+	for f in "$stage"/*.mbox "$stage/series"; do
+		mv -f "$f" "$DEST/"
 	done
-fi
-if [ -d "$stage/upstream" ]; then
-	mkdir -p "$DEST/upstream"
-	for f in "$stage"/upstream/*; do
-		[ ! -e "$f" ] || mv -f "$f" "$DEST/upstream/"
-	done
-fi
-for f in "$stage"/*.mbox "$stage/series"; do
-	mv -f "$f" "$DEST/"
-done
+}
+signals_held export_rename ||
+	die "write: renaming the export into '$DEST' failed (above); its files in '$stage'"
 if [ -n "$late" ]; then
 	printf '%s: interrupted once the export was being renamed into %s: it is there whole\n' "$PROG" "$DEST" >&2
 	exit "$late"

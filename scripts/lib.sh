@@ -157,6 +157,32 @@ worktree_check() {
 		die "worktree: $WORKTREE belongs to the repository $wt_common, not to $(kernel_repo) (KERNEL_TREE): use the repository it belongs to, or remove it ('rm -rf $WORKTREE; git -C $wt_common worktree prune'); nothing changed"
 }
 
+# signals_held FUNC: run FUNC (a function of the caller: renames that
+# must all happen or none) where a Ctrl-C cannot cut it.  Ctrl-C goes to
+# the whole process group, so trapping it in this shell would not do:
+# each mv would still die of it.  FUNC runs in a subshell that ignores
+# INT, TERM and HUP, which the programs it starts inherit; a signal that
+# came meanwhile is in $late (130, 143, 129: the caller exits with it once
+# it has said so), empty when none did.  FUNC's status is returned.
+# Then INT, TERM and HUP exit 130, 143, 129 (the caller's EXIT trap
+# runs), as the toolkit's scripts set them.
+signals_held() {
+	# shellcheck disable=SC2034 # the caller's
+	late=
+	trap 'late=130' INT
+	trap 'late=143' TERM
+	trap 'late=129' HUP
+	sh_rc=0
+	(
+		trap '' INT TERM HUP
+		"$1"
+	) || sh_rc=$?
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+	return "$sh_rc"
+}
+
 # Owners of locks and markers: proc_start, boot_id, proc_owner,
 # owner_alive, proc_ancestor
 # shellcheck source=owner.sh

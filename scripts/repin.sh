@@ -170,12 +170,22 @@ if [ -f "$work/pin.new" ]; then
 fi
 trap - EXIT INT TERM HUP
 rm -f "$(am_marker)"
-kgit update-ref "$REF_NS/base" "$new_base"
-kgit update-ref "$REF_NS/series" "$new_head"
+# the two refs and the pin move together: a Ctrl-C between them would
+# leave the base of one pin with the series of another
+repin_commit() {
+	kgit update-ref "$REF_NS/base" "$new_base"
+	kgit update-ref "$REF_NS/series" "$new_head"
+	[ ! -f "$work/pin.new" ] || mv -f "$TOP/scripts/pin.conf.new" "$TOP/scripts/pin.conf"
+}
+signals_held repin_commit ||
+	die "repin: moving the refs or scripts/pin.conf failed (above): check $REF_NS/base, $REF_NS/series and scripts/pin.conf"
 if [ -f "$work/pin.new" ]; then
-	mv -f "$TOP/scripts/pin.conf.new" "$TOP/scripts/pin.conf"
 	git -C "$TOP" update-index --add --cacheinfo "160000,$new_base,kernel-tree" ||
 		die "pin: the refs and scripts/pin.conf name $TO, but the kernel-tree gitlink could not be set: run 'git -C $TOP update-index --add --cacheinfo 160000,$new_base,kernel-tree'"
 	progress repin "scripts/pin.conf and the kernel-tree gitlink now name $TO: review and commit them, then 'make export'"
+fi
+if [ -n "$late" ]; then
+	printf '%s: interrupted once the refs and the pin were being moved: they name the new base together\n' "$PROG" >&2
+	exit "$late"
 fi
 progress repin "series re-pinned: base $(printf %.12s "$new_base"), head $(printf %.12s "$new_head")"

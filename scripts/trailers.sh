@@ -65,18 +65,15 @@ done
 # the renames are not cut by a signal, which would leave some patches
 # with their trailers and others without: one that comes now is acted on
 # once they are done
-late=
-trap 'late=130' INT
-trap 'late=143' TERM
-trap 'late=129' HUP
-for f in $(cat "$tmp.list"); do
-	mv -f "$PATCHES/$f.trailers-new" "$PATCHES/$f"
-done
+trailers_rename() {
+	for f in $(cat "$tmp.list"); do
+		mv -f "$PATCHES/$f.trailers-new" "$PATCHES/$f"
+	done
+}
+signals_held trailers_rename ||
+	die "write: renaming the new patches into '$PATCHES' failed (above)"
 if [ -n "$late" ]; then
 	printf '%s: interrupted once the trailers were being renamed into %s: every patch has its trailers; run make apply\n' "$PROG" "$PATCHES" >&2
 	exit "$late"
 fi
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap - HUP
 [ -n "${NO_APPLY:-}" ] || sh "$TOP/scripts/apply.sh"

@@ -169,14 +169,15 @@ test_expect_success 'b4 am fails on the cover letter: the cover letter named' '
 	! grep -q Traceback err
 '
 
-# mv_interrupts DIR/: bin/mv, an mv that sends INT to its caller at its
+# mv_interrupts DIR/: bin/mv, an mv that sends INT to its process group
+# (as Ctrl-C does: the script runs under setsid, the group its own) at its
 # first rename into DIR/ (its last argument starts so)
 mv_interrupts() {
 	mkdir -p bin && cat >bin/mv <<-EOF && chmod +x bin/mv
 	#!/bin/sh
 	for a; do last=\$a; done
 	case \$last in "$1"*) [ -e "$SCRATCH/sent" ] || {
-		touch "$SCRATCH/sent" && kill -INT \$PPID; } ;;
+		touch "$SCRATCH/sent" && kill -INT 0; } ;;
 	esac
 	exec /bin/mv "\$@"
 	EOF
@@ -189,7 +190,7 @@ test_expect_success 'export interrupted while it renames into PATCHES_OUT: the e
 	# its last patch as an older export had it: the rename must replace it
 	last=$(awk "!/^#/ && \$2 == \"applied\" { f = \$1 } END { print f }" got/series) &&
 	echo "an older export" >>"got/$last" &&
-	{ rc=0; PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/got PATCHES_OUT=$SCRATCH/got sh "$TOP/scripts/export.sh" 2>err || rc=$?; } &&
+	{ rc=0; PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/got PATCHES_OUT=$SCRATCH/got setsid -w sh "$TOP/scripts/export.sh" 2>err || rc=$?; } &&
 	cat err && [ -e sent ] && [ $rc = 130 ] && grep -q "^export: interrupted" err &&
 	diff -r -x upstream -x ".export.*" want got
 '
@@ -200,7 +201,7 @@ test_expect_success 'trailers interrupted while it renames into patches/: every 
 		"$cover_id" >replies.mbox &&
 	mv_interrupts "$SCRATCH/p/" &&
 	{ rc=0; PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 \
-		sh "$TOP/scripts/trailers.sh" 2>err || rc=$?; } && cat err &&
+		setsid -w sh "$TOP/scripts/trailers.sh" 2>err || rc=$?; } && cat err &&
 	[ -e sent ] && [ $rc = 130 ] && grep -q "^trailers: interrupted" err &&
 	for f in $(awk "!/^#/ && \$2 == \"applied\" { print \$1 }" p/series); do
 		grep -qx "Reviewed-by: R <r@example.org>" "p/$f" || { echo "no trailer in $f"; exit 1; }
