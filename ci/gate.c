@@ -17,7 +17,7 @@
 #include "report.h"
 #include "util.h"
 
-static char *slash_name(const struct row *w)
+char *slash_name(const struct row *w)
 {
 	return xasprintf("%s/%s/%s", w->rec->suite, w->rec->case_name, w->rec->metric);
 }

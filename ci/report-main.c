@@ -177,24 +177,38 @@ static int names_commit(char *const *keys, size_t n, const char *id)
 }
 
 /*
- * Whether the rows of the table of a suite matching SUITE have a metric
- * matching METRIC: -1 when there are no rows of such a suite (a run
- * without that step tells nothing), else 0 or 1, with a metric of those
- * rows in *example.
+ * Whether GLOB, as the gate matches it (the whole "suite/case/metric",
+ * '*' across '/'), can name a row of the records: -1 when no row is of
+ * its suite (a run without that step tells nothing), else 1 when a row
+ * matches, or would with GLOB's own case in place of the row's (a case
+ * missing from this run: no map=mem namespace), else 0, with a row's
+ * metric of that suite in *example.
  */
-static int suite_has_metric(const struct table *t, const char *suite, const char *metric,
-			    const char **example)
+static int glob_names_row(const struct table *t, const char *glob, const char **example)
 {
+	size_t slen = strcspn(glob, "/"), i;
+	const char *last = strrchr(glob, '/');
 	int found = -1;
-	size_t i;
 
 	*example = NULL;
 	for (i = 0; i < t->nrows && found != 1; i++) {
 		const struct record *rec = t->rows[i].rec;
+		char *suite = xasprintf("%.*s", (int)slen, glob), *name;
 
-		if (fnmatch(suite, rec->suite, 0))
+		if (fnmatch(suite, rec->suite, 0)) {
+			free(suite);
 			continue;
-		found = !fnmatch(metric, rec->metric, 0);
+		}
+		free(suite);
+		name = slash_name(&t->rows[i]);
+		found = !fnmatch(glob, name, 0);
+		free(name);
+		if (!found && last && last > glob + slen) {
+			name = xasprintf("%s/%.*s/%s", rec->suite, (int)(last - glob - slen - 1),
+					 glob + slen + 1, rec->metric);
+			found = !fnmatch(glob, name, 0);
+			free(name);
+		}
 		*example = rec->metric;
 	}
 	return found;
@@ -203,10 +217,10 @@ static int suite_has_metric(const struct table *t, const char *suite, const char
 /*
  * A --gate-ack line that can never accept anything is an error, not a
  * line of the report: its commit outside the series (--gate-series, the
- * whole of it: --commits may be a part), or its glob's metric (the last
- * name) none of the metrics that the records hold of its suite (a
- * misspelt metric).  A case may be missing from a run (no map=mem
- * namespace), a suite too (a run without its step): that tells nothing.
+ * whole of it: --commits may be a part), or its glob matching no row of
+ * its suite, even with the glob's own case (a misspelt metric).  A case
+ * may be missing from a run (no map=mem namespace), a suite too (a run
+ * without its step): that tells nothing.
  */
 static void check_acks(const struct report *r, const char *series_path)
 {
@@ -217,18 +231,17 @@ static void check_acks(const struct report *r, const char *series_path)
 		table_read_commits(&series, series_path);
 	for (i = 0; i < r->nacks; i++) {
 		const struct ack *a = &r->acks[i];
-		const char *metric = strrchr(a->metric, '/'), *example;
-		char *suite = xasprintf("%.*s", (int)strcspn(a->metric, "/"), a->metric);
+		const char *example;
 
 		if (series_path && !names_commit(series.series, series.nseries, a->commit))
 			die("gate-ack: %s:%u: '%s' is not a commit of the series (%s): %s",
 			    r->ack_file, a->line, a->commit, series_path,
 			    "a rebased or edited commit needs its own line; remove the old one");
-		if (metric && !suite_has_metric(&r->t, suite, metric + 1, &example))
+		if (!glob_names_row(&r->t, a->metric, &example))
 			die("gate-ack: %s:%u: '%s' names no metric of the records: %s",
 			    r->ack_file, a->line, a->metric,
-			    xasprintf("none of suite '%s' (such as '%s')", suite, example));
-		free(suite);
+			    xasprintf("none of suite '%.*s' (such as '%s')",
+				      (int)strcspn(a->metric, "/"), a->metric, example));
 	}
 	table_free(&series);
 }

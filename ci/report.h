@@ -104,6 +104,8 @@ struct gate {
 };
 
 /* gate.c */
+/* "suite/case/metric" of row w, as the gate's globs name it (allocated) */
+char *slash_name(const struct row *w);
 void gate_read_acks(struct report *r, const char *path);
 void gate_decide(const struct report *r, const struct row *w, size_t c, struct gate *g);
 const char *gate_tag(const struct report *r, const struct row *w, size_t c, char *buf,
