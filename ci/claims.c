@@ -692,8 +692,14 @@ static ssize_t claim_commit(const struct report *r, ssize_t pi, const char *sel,
 
 	if (!strcmp(sel, "base"))
 		return r->t.ncols ? 0 : -1;
-	if (!strcmp(sel, "head"))
-		return r->t.ncols ? (ssize_t)r->t.ncols - 1 : -1;
+	if (!strcmp(sel, "head")) {
+		/* the series' last patch, not the report's last column (CI_COMMITS) */
+		if (!se->napplied)
+			return r->t.ncols ? (ssize_t)r->t.ncols - 1 : -1;
+		for (i = 0; i < se->n && se->p[i].number != se->napplied; i++)
+			;
+		return patch_column(r, i);
+	}
 	if (pi < 0 || !se->p[pi].number)
 		return -1;
 	if (!strcmp(sel, "patch"))
@@ -775,6 +781,9 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 		if (!res->verdict && pi < 0)
 			res->verdict = xasprintf("no data: no patches/series to find patch %s in",
 						 c->patch);
+		else if (!res->verdict && fb < 0 && !strcmp(c->to, "head"))
+			res->verdict = xasprintf("no data: the head (%u/%u) is not in the report",
+						 r->series.napplied, r->series.napplied);
 		else if (!res->verdict)
 			res->verdict = xasprintf("no data: %s is not in the report",
 						 fb < 0 ? res->source :

@@ -46,7 +46,9 @@ static void claims_md(const struct report *r, FILE *f)
 		md_escape(f, c->claimed);
 		fprintf(f, " | ");
 		md_escape(f, c->reproduced);
-		fprintf(f, " | %s | ", c->verdict);
+		fprintf(f, " | ");
+		md_escape(f, c->verdict);
+		fprintf(f, " | ");
 		md_escape(f, c->setup);
 		fprintf(f, " |\n");
 	}

@@ -12,7 +12,7 @@ REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 SET=$TOP/results/2026-12-01-series-v2/vm-icount-100G
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 8
+plan 9
 
 # the commits of the record set, base first, as ci/run.sh lists them
 IDS=$(cut -f1 "$SET/commits.txt")
@@ -146,5 +146,12 @@ test_expect_success 'the report in the record set is the one ci-report makes of 
 		--gate-pct 5 --gate-pct-tcg 25 --gate-pct-icount 1 --gate-ack ci/gate-ack.txt \
 		results/2026-12-01-series-v2/vm-icount-100G/*.jsonl >/dev/null 2>&1 || [ $? = 1 ]) &&
 	diff -u "$SET/ci-report.md" g.md
+'
+test_expect_success 'a report of a part of the series (CI_COMMITS): a claim of the head is no data, never measured at the last column' '
+	ln -s "$TOP/patches" patches && commits_of x patches | head -n 4 >commits.txt &&
+	"$REPORT" --commits commits.txt "$SET"/*.jsonl >r.txt 2>err || [ $? = 1 ] &&
+	claim series-icount/nd_pmem && claim series-icount/nd_pmem | grep -q "no data: the head (7/7) is not in the report" &&
+	! claim series-icount/nd_pmem | grep -q "reproduced [0-9]" &&
+	claim template/nd_pmem | grep -q "reproduced: the claimed figures"
 '
 done_testing
