@@ -41,9 +41,11 @@
  * Exit status: 0 for a complete run, 1 for a failed or incomplete one, or
  * when the records could not be written.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,8 @@ static const struct {
 };
 
 #define NR_MODEL_METRICS ARRAY_SIZE(model_metrics)
+/* a "func" line: seq, rank, name and every metric: split() keeps them all */
+static_assert(NR_MODEL_METRICS + 3 <= MAX_FIELDS, "MAX_FIELDS: a func line has more fields");
 #define MODEL_LABEL "model: write-allocate, streaming stores bypass; not hardware time"
 
 /* What the plugin wrote: its parameters, then each window's counts. */
@@ -195,10 +199,14 @@ static double model_number(struct model_out *mo, const char *val)
 	char *end;
 	double d;
 
+	/* the plugin writes decimal counts: no sign, hex, inf or nan */
 	errno = 0;
 	d = strtod(val, &end);
-	if (!*val || *end || errno)
+	if (*val < '0' || *val > '9' || val[strspn(val, "0123456789.")] || *end || errno ||
+	    !isfinite(d)) {
 		model_error(mo, "model: a value of the plugin's is not a number: '%s'", val);
+		return 0;
+	}
 	return d;
 }
 
@@ -650,8 +658,13 @@ int main(int argc, char **argv)
 		}
 		for (c = 0; c < nr_syn && mo.params; c++) {
 			char case_name[64];
-			json_object *p = json_object_new_object();
+			json_object *p = NULL;
 
+			/* the run's params (qemu_cpu, ns_size...), and the copy's size */
+			if (json_object_deep_copy(params, &p, NULL)) {
+				fprintf(stderr, PROG ": model: out of memory\n");
+				return 1;
+			}
 			snprintf(case_name, sizeof(case_name), "synthetic/%.40s", syn_kind[c]);
 			json_object_object_add(p, "bytes", json_object_new_double(syn_bytes[c]));
 			model_records(&out, &ctx, &mo, case_name, &syn_window[c], 1, p);

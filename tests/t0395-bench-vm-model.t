@@ -33,7 +33,13 @@ test_expect_success 'QEMU loads the plugin (API version 1) and refuses what it c
 	grep -q "bench-vm-model: model: L1d (l1d_size, l1d_ways): .*not a power of two" qemu.err &&
 	! qemu_plugin "l1d_ways=8" && grep -q "out=FILE is missing" qemu.err &&
 	! qemu_plugin "out=$SCRATCH/m2.out,symbols=$SCRATCH/none" &&
-	grep -q "bench-vm-model: symbols: .*/none: cannot open it" qemu.err
+	grep -q "bench-vm-model: symbols: .*/none: cannot open it" qemu.err &&
+	! qemu_plugin "out=$SCRATCH/m2.out,l1d_size=99999999999G" &&
+	grep -q "bench-vm-model: args: .l1d_size=99999999999G. is not KEY=VALUE" qemu.err &&
+	! printf "%s\n" "{\"execute\": \"qmp_capabilities\"}" "{\"execute\": \"quit\"}" |
+		timeout 60 qemu-system-x86_64 -M pc -smp 2 -display none -accel tcg -icount shift=0,sleep=off \
+			-plugin "$PLUGIN,out=$SCRATCH/m2.out" -S -qmp stdio >qemu.out 2>qemu.err &&
+	grep -q "bench-vm-model: install: the guest has 2 vCPUs: the model counts one (-smp 1)" qemu.err
 '
 
 test_expect_success 'run.sh --model: bad values are usage errors; cache puts the plugin and System.map in the argv' '
@@ -75,7 +81,16 @@ test_expect_success 'bench-vm-collect --model: records with the model and its la
 	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model model.out a3.out >rec &&
 	grep_err "model: no counts for window 3 of the agent" &&
 	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model none.out agent.out >rec &&
-	grep_err "model: none.out cannot be read"
+	grep_err "model: none.out cannot be read" &&
+	for v in inf nan 0x10 -1 1e; do
+		# a value no count can be: an error of the model, and the
+		# records of the binds are kept
+		sed "s/insns=12/insns=$v/" model.out >bad.out &&
+		expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model bad.out agent.out &&
+		grep_err "model: a value of the plugin.s is not a number: .$v." &&
+		records_check "$SCRATCH/out" "one(\"nd_pmem/first\", \"memmap_init_ms\")[\"samples\"] == [3]" ||
+			{ echo "value $v"; return 1; }
+	done
 '
 
 if ! KERNEL=$(bench_vm_kernel); then

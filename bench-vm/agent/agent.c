@@ -300,25 +300,26 @@ static int open_port(void)
 	     PORT_NAME, PORT_WAIT_MS, PORT_NAME);
 }
 
+/* a decimal size, K/M/G after it: no sign, no hex, nothing that wraps */
 static int parse_size(const char *s, unsigned long long *v)
 {
+	const char *units = "KMG", *u;
 	char *end;
 
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || end == s)
+	if (*s < '0' || *s > '9')
 		return -1;
-	switch (*end) {
-	case 'G':
-		*v <<= 10;
-		fallthrough;
-	case 'M':
-		*v <<= 10;
-		fallthrough;
-	case 'K':
-		*v <<= 10;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	u = *end ? strchr(units, *end) : NULL;
+	if (u) {
+		int shift = 10 * (u - units + 1);
+
+		if (*v > ~0ULL >> shift)
+			return -1;
+		*v <<= shift;
 		end++;
-		break;
 	}
 	return *end ? -1 : 0;
 }

@@ -171,7 +171,11 @@ static int parse_size(const char *s, uint64_t *v)
 	if (errno)
 		return -1;
 	if (*end && strchr("KMG", *end)) {
-		*v <<= 10 * (strchr("KMG", *end) - "KMG" + 1);
+		int shift = 10 * (strchr("KMG", *end) - "KMG" + 1);
+
+		if (*v > UINT64_MAX >> shift)
+			return -1;	/* it would wrap to another size */
+		*v <<= shift;
 		end++;
 	}
 	return *end ? -1 : 0;
@@ -237,7 +241,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			strerror(errno));
 		return -1;
 	}
+	/*
+	 * One vCPU: the LLC, the counters and a streaming store's eviction
+	 * (from the writer's L1 only) are not shared safely between vCPUs,
+	 * and the model keeps no coherence; run.sh boots -smp 1.
+	 */
 	vcpus = info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
+	if (vcpus != 1) {
+		fprintf(stderr, PROG ": install: the guest has %d vCPUs: %s\n", vcpus,
+			"the model counts one (-smp 1)");
+		return -1;
+	}
 	if (model_init(&model, &params, (unsigned int)vcpus, SYM_COUNT(&syms), &why)) {
 		fprintf(stderr, PROG ": model: %s\n", why);
 		return -1;
