@@ -221,7 +221,7 @@ worktree_lock() {
 		# its name: look again
 		wl_n=$((wl_n + 1))
 		[ "$wl_n" -le 300 ] ||
-			die "lock: processes of a run that is no longer alive (pid ${wl_pid:-unknown}) still hold $wl_file: end them (fuser -v '$wl_file' lists them); nothing changed"
+			die "lock: processes of a run that is no longer alive (pid ${wl_pid:-unknown}) still hold $wl_file: end them (ls -l /proc/[0-9]*/fd | grep x86-copy-series.lock finds them); nothing changed"
 		[ "$wl_n" != 10 ] ||
 			progress lock "waiting for the processes of a run that is no longer alive (pid ${wl_pid:-unknown}) to let go of $WORKTREE"
 		sleep 0.1
@@ -263,10 +263,13 @@ am_restore() {
 }
 
 # index_lock_free GITDIR: GITDIR holds no index.lock: one a running
-# process has open (a git of this run, ending) is waited for, up to 30 s;
-# one that no process has open (a git killed in the middle) is removed
+# process has open (a git of this run, ending) is waited for, up to 300
+# looks; one that no process has open (a git killed in the middle) is
+# removed.  /proc shows the lock by its resolved path: GITDIR is resolved
+# too (a symlinked OUT), or a live lock would look unheld and be removed.
 index_lock_free() {
-	ilf=$1/index.lock ilf_n=0
+	ilf=$(cd "$1" && pwd -P)/index.lock || return 1
+	ilf_n=0
 	while [ -e "$ilf" ]; do
 		if [ -z "$(find /proc/[0-9]*/fd -lname "$ilf" 2>/dev/null | head -n 1)" ]; then
 			rm -f "$ilf" || return 1
@@ -274,7 +277,7 @@ index_lock_free() {
 		fi
 		ilf_n=$((ilf_n + 1))
 		[ "$ilf_n" -le 300 ] || {
-			echo "a running git holds $ilf (fuser -v '$ilf')" >&2
+			echo "a running git holds $ilf (ls -l /proc/[0-9]*/fd | grep index.lock finds it)" >&2
 			return 1
 		}
 		sleep 0.1

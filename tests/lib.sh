@@ -64,9 +64,6 @@ WORKTREE=$TEST_OUT/tree
 export REF_NS BIN OUT WORKTREE
 SAN_DIR=$TEST_OUT/sanitizer/$(basename "$0" .t)
 rm -rf "$SAN_DIR" "$SAN_DIR.seen"
-# the skips of this file, for the suite's list (tests/run-suite.sh)
-SKIP_FILE=$TEST_OUT/skips/$(basename "$0")
-mkdir -p "$TEST_OUT/skips" && : >"$SKIP_FILE" || bail "cannot write $SKIP_FILE"
 mkdir -p "$SAN_DIR"
 ASAN_OPTIONS=exitcode=86:detect_leaks=1:handle_sigill=1:log_path=$SAN_DIR/asan
 export ASAN_OPTIONS
@@ -103,6 +100,10 @@ sanitizer_reports() {
 	return 1
 }
 
+# the skips of this file, for the suite's list (tests/run-suite.sh)
+SKIP_FILE=$TEST_OUT/skips/$(basename "$0")
+mkdir -p "$TEST_OUT/skips" && : >"$SKIP_FILE" || bail "cannot write $SKIP_FILE"
+
 test_expect_success() {
 	T=$((T + 1))
 	SCRATCH=$(mktemp -d "$TEST_OUT/t.XXXXXX")
@@ -137,12 +138,12 @@ test_result() {
 # failure unless tests/ci-skips.txt has "<file>: <title>" with a reason.
 test_skip() {
 	T=$((T + 1))
-	name=$(basename "$0")
-	printf '%s\t%s\t%s\t%s\n' "$name" "$T" "$1" "$2" >>"$SKIP_FILE" ||
+	ts_name=$(basename "$0")
+	printf '%s\t%s\t%s\t%s\n' "$ts_name" "$T" "$1" "$2" >>"$SKIP_FILE" ||
 		bail "cannot write $SKIP_FILE"
 	if [ "${CI:-}" = true ] &&
 		! grep -v '^#' "$TOP/tests/ci-skips.txt" 2>/dev/null | cut -f1 |
-			grep -qxF "$name: $1"; then
+			grep -qxF "$ts_name: $1"; then
 		echo "not ok $T - $1 (would skip, but CI must run it: $2; tests/ci-skips.txt does not let it)"
 		FAILED=$((FAILED + 1))
 		return
