@@ -45,6 +45,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "format.h"
+#include "mbox.h"
 #include "report.h"
 #include "util.h"
 
@@ -72,39 +73,6 @@ static const struct claim claims[] = {
 };
 
 /* ---- the series ---- */
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - len < 65536) {
-			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap + 1);
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		n = errno;
-		fclose(f);
-		free(buf);
-		errno = n;
-		return NULL;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	if (memchr(buf, '\0', len)) {
-		free(buf);
-		errno = EINVAL;
-		return NULL;
-	}
-	return buf;
-}
 
 static int unit_char(int c)
 {
@@ -202,66 +170,55 @@ static size_t series_figures(const char *text, unsigned int line0, struct figure
 	return n;
 }
 
-/* "[PATCH v2 3/7] mm: foo" -> "mm: foo" */
-static char *bare_subject(const char *s)
+/* a shortlog's author line, "Li Zhe (5):": where a cover letter's text ends */
+static int shortlog_line(const char *s, size_t n)
 {
-	while (*s == ' ' || *s == '\t')
-		s++;
-	while (*s == '[' && strchr(s, ']')) {
-		s = strchr(s, ']') + 1;
-		while (*s == ' ')
-			s++;
-	}
-	return xstrdup(s);
+	size_t i = n;
+
+	if (n < 5 || s[n - 1] != ':' || s[n - 2] != ')')
+		return 0;
+	for (i = n - 3; i > 0 && isdigit((unsigned char)s[i]); i--)
+		;
+	return i < n - 3 && s[i] == '(' && i > 1 && s[i - 1] == ' ';
 }
 
-/* the subject and the changelog of the mail at path (as make export writes it) */
+/*
+ * The subject and the changelog of the mail at path, read as git am reads
+ * it (lib/mbox.c: mailsplit and mailinfo, so a folded, encoded or CRLF
+ * header is read right): the body to its "---", or a cover letter's to
+ * its shortlog or signature, with the line it starts on.
+ */
 static void read_mail(const char *series, unsigned int ln, struct series_patch *p, const char *path)
 {
-	char *text = slurp(path), *s, *end, *subject = NULL;
-	unsigned int line = 1;
+	struct mbox box;
+	char err[512], subject[1024];
+	const struct mbox_msg *m;
+	const char *s, *end, *l;
 
-	if (!text)
-		die("series: %s:%u: %s: cannot read: %s; see 'series-check %s'", series, ln, path,
-		    strerror(errno), series);
-	if (strncmp(text, "From ", 5))
-		die("series: %s:%u: %s: not an mbox (no \"From \" line first); %s '%s'",
-		    series, ln, path, "see series-check", series);
-	/* the header block: to the first empty line */
-	for (s = strchr(text, '\n'); s && s[1] && s[1] != '\n'; s = strchr(s + 1, '\n')) {
-		line++;
-		if (!strncasecmp(s + 1, "Subject:", 8)) {
-			char *v = s + 9;
-
-			end = strchr(v, '\n');
-			free(subject);
-			subject = xasprintf("%.*s", (int)(end ? end - v : (long)strlen(v)), v);
-			/* folded lines */
-			while (end && (end[1] == ' ' || end[1] == '\t')) {
-				char *next = strchr(end + 1, '\n'), *cat;
-
-				cat = xasprintf("%s%.*s", subject, (int)(next ? next - end - 1 :
-									 (long)strlen(end + 1)),
-						end + 1);
-				free(subject);
-				subject = cat;
-				end = next;
-			}
-		}
-	}
-	if (!s || !s[1])
-		die("series: %s:%u: %s: no body after the headers; see 'series-check %s'", series,
-		    ln, path, series);
-	line += 2;
-	s += 2;
-	p->log_line = line;
+	if (mbox_read(path, &box, err, sizeof(err)))
+		die("series: %s:%u: %s; see 'series-check %s'", series, ln, err, series);
+	if (box.nmsg != 1 || box.msg[0].err)
+		die("series: %s:%u: %s: %s; see 'series-check %s'", series, ln, path,
+		    box.nmsg != 1 ? "not one mail" : box.msg[0].err, series);
+	m = &box.msg[0];
+	mbox_bare_subject(m->subject, subject, sizeof(subject));
+	p->subject = xstrdup(subject);
+	s = m->body;
+	p->log_line = m->body_line;
 	end = strstr(s, "\n---\n");
 	if (!end)
 		end = strstr(s, "\n--\x20\n");	/* the signature */
+	for (l = s; *l && (!end || l < end);) {
+		size_t n = strcspn(l, "\n");
+
+		if (l >= s + 2 && l[-2] == '\n' && shortlog_line(l, n)) {
+			end = l - 1;
+			break;
+		}
+		l += n + (l[n] != '\0');
+	}
 	p->log = end ? xasprintf("%.*s\n", (int)(end - s), s) : xstrdup(s);
-	p->subject = bare_subject(subject ? subject : "");
-	free(subject);
-	free(text);
+	mbox_free(&box);
 	p->nfigs = series_figures(p->log, p->log_line, &p->figs);
 }
 

@@ -138,7 +138,10 @@ test_expect_success 'the claims lint reads the changelogs once: every figure of 
 		r = [x for x in f if x[\"file\"].startswith(\"0007-\") and x[\"unit\"] == \"ms\"]; \
 		assert [x[\"value\"] for x in r] == [28.0, 11.9, 46.1, 28.9, 29.8, 22.5], r; \
 		assert all(x[\"claim\"].startswith(\"rep-movsb/\") for x in r); \
-		assert not [x for x in f if x[\"value\"] in (117, 12117)], \"6.12.117 read as a figure\""
+		assert not [x for x in f if x[\"value\"] in (117, 12117)], \"6.12.117 read as a figure\"; \
+		import re; cov = open(\"patches/0000-cover-letter.mbox\").read().split(\"\\n\"); \
+		sl = min(i + 1 for i, l in enumerate(cov) if re.match(r\"^.+ [(][0-9]+[)]:\$\", l)); \
+		assert not [x for x in f if x[\"file\"].startswith(\"0000-\") and x[\"line\"] >= sl], \"the shortlog read as figures\""
 '
 # results/: generated, never edited by hand
 test_expect_success 'the report in the record set is the one ci-report makes of it now' '
