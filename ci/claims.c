@@ -42,8 +42,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "format.h"
 #include "mbox.h"
 #include "report.h"
@@ -463,43 +461,17 @@ static const struct cell *find_cell(const struct table *t, const char *suite,
 	return NULL;
 }
 
-/* the t quantile of p: gsl_cdf_tdist_P() inverted by bisection */
-static double t_quantile(double p, double df)
-{
-	double lo = -1e6, hi = 1e6;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (gsl_cdf_tdist_P(mid, df) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 /* half the last digit of a figure written with d decimals (-1: unknown) */
 static double half_digit(int d)
 {
 	return d >= 0 ? 0.5 * pow(10, -d) + EPS : 0.05;
 }
 
-/*
- * Could Welch's test of these samples tell the claimed change, at alpha,
- * 4 times out of 5?  The claimed difference against t(1 - alpha/2) +
- * t(0.8) standard errors, with the samples' own sd and df.
- */
+/* could Welch's test of these samples tell the claimed change (lib/stats.c)? */
 static int test_can_tell(const struct stats *sa, const struct stats *sb,
 			 const struct stats_welch *w, double cpct, double alpha)
 {
-	double se = sqrt(sa->sd * sa->sd / sa->n + sb->sd * sb->sd / sb->n);
-	double d = fabs(cpct) / 100 * fabs(sa->mean);
-
-	if (!w->valid || !(se > 0) || !(w->df > 0))
-		return 0;
-	return d / se >= t_quantile(1 - alpha / 2, w->df) + t_quantile(0.8, w->df);
+	return stats_welch_detects(sa, sb, w, fabs(cpct) / 100 * fabs(sa->mean), alpha);
 }
 
 /* the claimed change in percent, and the decimals its quote writes */

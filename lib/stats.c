@@ -103,6 +103,23 @@ void stats_welch(const struct stats *a, const struct stats *b,
 	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
 }
 
+/*
+ * Could Welch's test of a and b (w, from stats_welch) tell a difference
+ * of delta (in the samples' unit) at alpha, 4 times out of 5?  The
+ * difference against t(1 - alpha/2) + t(0.8) standard errors, with the
+ * samples' own sd and Welch's df: the usual power approximation.
+ */
+int stats_welch_detects(const struct stats *a, const struct stats *b,
+			const struct stats_welch *w, double delta, double alpha)
+{
+	double se = sqrt(a->sd * a->sd / a->n + b->sd * b->sd / b->n);
+
+	if (!w->valid || !(se > 0) || !(w->df > 0))
+		return 0;
+	return fabs(delta) / se >= gsl_cdf_tdist_Pinv(1 - alpha / 2, w->df) +
+				   gsl_cdf_tdist_Pinv(0.8, w->df);
+}
+
 double stats_pct(double from, double to)
 {
 	return from == 0 ? NAN : (to - from) / fabs(from) * 100;

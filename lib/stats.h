@@ -40,6 +40,8 @@ struct stats_welch {
 int stats_summary(const double *x, size_t n, struct stats *s);
 void stats_welch(const struct stats *a, const struct stats *b,
 		 struct stats_welch *w);
+int stats_welch_detects(const struct stats *a, const struct stats *b,
+			const struct stats_welch *w, double delta, double alpha);
 double stats_pct(double from, double to);
 
 #endif /* STATS_H */
