@@ -29,9 +29,8 @@ commits=${MERGE_COMMITS:-}
 if [ -z "$commits" ] && kgit rev-parse -q --verify "$REF_NS/series" >/dev/null 2>&1; then
 	commits=$DEST/commits.txt
 	list=$(commit_list) || exit 1
-	for c in $list; do
-		printf '%s\t%s\n' "$c" "$(kgit log -1 --format=%s "$c")"
-	done >"$commits"
+	# shellcheck disable=SC2086 # commit ids, a word each
+	commit_subjects $list >"$commits" || die "commits: cannot write $commits"
 elif [ -z "$commits" ]; then
 	for r in "$@"; do
 		[ ! -d "$r" ] || find "$r" -name commits.txt -type f

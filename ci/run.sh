@@ -157,13 +157,20 @@ if [ -z "$one_step$vm_runner$report_only" ]; then
 		command -v "step_${f}_run" >/dev/null && command -v "step_${f}_inputs" >/dev/null ||
 			usage_die "CI_STEPS: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
 	done
+	# Each check runs once: what it prints (the settings that decide the
+	# step's results besides the commit) is CI_SETTINGS_<step>, which
+	# the step's inputs (its stamp) print again for every commit, also
+	# in the background runs of the guest queue, which inherit it.
 	for s in $CI_STEPS; do
 		f=$(fn_of "$s")
 		command -v "step_${f}_check" >/dev/null || continue
 		crc=0
-		"step_${f}_check" || crc=$?
+		# shellcheck disable=SC2034 # read by the eval below
+		settings=$("step_${f}_check") || crc=$?
 		[ "$crc" = 0 ] ||
 			die_rc "$crc" "check: the $s step refuses its variables (above): nothing ran, every result is as it was"
+		eval "CI_SETTINGS_$f=\$settings"
+		export "CI_SETTINGS_$f"
 	done
 fi
 tool_built ci-report
@@ -171,9 +178,6 @@ tool_built ci-report
 # the commits, in order
 # shellcheck disable=SC2086 # CI_COMMITS: revisions, a word each
 commits=$(commit_list ${CI_COMMITS:-}) || exit 1
-# the whole series, base first: what a gate acknowledgement may name,
-# also when the report covers a part of it (quick, CI_COMMITS)
-series_commits=$(commit_list) || exit 1
 if [ -n "$CI_QUICK" ]; then
 	# shellcheck disable=SC2086 # commit ids, a word each
 	set -- $commits
@@ -187,16 +191,13 @@ set -- $commits
 n=$#
 
 mkdir -p "$CI_OUT"
-# commits_file IDS...: "ID<TAB>SUBJECT" a line, as ci-report reads them
-commits_file() {
-	for c; do
-		printf '%s\t%s\n' "$c" "$(kgit log -1 --format=%s "$c")" || return 1
-	done
-}
 if [ -z "$one_step$vm_runner" ]; then
+	# the whole series, base first: what a gate acknowledgement may
+	# name, also when the report covers a part of it (quick, CI_COMMITS)
+	series_commits=$(commit_list) || exit 1
 	# shellcheck disable=SC2086 # commit ids, a word each
-	commits_file $commits >"$CI_OUT/commits.txt" &&
-		commits_file $series_commits >"$CI_OUT/series.txt" ||
+	commit_subjects $commits >"$CI_OUT/commits.txt" &&
+		commit_subjects $series_commits >"$CI_OUT/series.txt" ||
 		die "commits: cannot write $CI_OUT/commits.txt or series.txt"
 fi
 
@@ -332,6 +333,7 @@ run_step() {
 	if stamp_fresh "$rs_stamp" "$rs_hash"; then
 		progress "$rs_i/$n $rs_short" "$rs_s: up to date (inputs $(printf %.12s "$rs_hash"))"
 		outcome_write "$rs_c" "$rs_s" same 0
+		rm -f "$CI_OUT/$rs_c/.$rs_s.superseded"
 		rs_where=$rs_dir
 		return 0
 	fi
@@ -359,10 +361,17 @@ run_step() {
 		# of other results)
 		rm -f "$rs_stamp" &&
 			{ [ ! -e "$rs_dir" ] || mv "$rs_dir" "$rs_old"; } &&
-			mv "$rs_new" "$rs_dir" && rm -rf "$rs_old" ||
+			mv "$rs_new" "$rs_dir" && rm -rf "$rs_old" &&
+			rm -f "$CI_OUT/$rs_c/.$rs_s.superseded" ||
 			die "$rs_s: moving $rs_new to $rs_dir failed (the reason is above)"
 		rs_where=$rs_dir
 	else
+		# kept, but made with other inputs than this run's: not reported
+		# (a figure of another NS_SIZE beside its parent's would be
+		# compared as if it were this run's) until a run makes them
+		# again or finds them up to date
+		: >"$CI_OUT/$rs_c/.$rs_s.superseded" ||
+			die "$rs_s: cannot write $CI_OUT/$rs_c/.$rs_s.superseded (disk full?)"
 		rs_where=$rs_new
 		rs_kept=" ($rs_dir keeps the last good results, inputs $(printf %.12s "$(cat "$rs_stamp")"))"
 	fi
@@ -378,6 +387,8 @@ run_step() {
 		outcome_write "$rs_c" "$rs_s" FAIL "$rs_t"
 		progress "$rs_i/$n $rs_short" "$rs_s: FAILED (exit $rc) after ${rs_t}s: see $rs_where/log$rs_kept" ;;
 	esac
+	[ -z "$rs_kept" ] ||
+		progress "$rs_i/$n $rs_short" "$rs_s: its kept results are not in the report: this run's inputs are others"
 }
 
 # left: the estimate of what is left, from the plan and the outcomes
@@ -635,9 +646,15 @@ if [ -z "$report_only" ]; then
 fi
 
 # the report, from the records of these commits only
+# (a step's results that a failed attempt superseded are left out)
 dirs=
 for c in $commits; do
-	[ -d "$CI_OUT/$c" ] && dirs="$dirs $CI_OUT/$c"
+	[ -d "$CI_OUT/$c" ] || continue
+	for d in "$CI_OUT/$c"/*; do
+		[ -d "$d" ] || [ "${d%.jsonl}" != "$d" ] || continue
+		[ ! -e "$CI_OUT/$c/.${d##*/}.superseded" ] || continue
+		dirs="$dirs $d"
+	done
 done
 [ -n "$dirs" ] || die "report: no results under $CI_OUT for these commits: run 'make ci' first"
 set --

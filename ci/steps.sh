@@ -26,14 +26,15 @@ CI_ALL_STEPS="build checks bench-vm bench"
 # -- build: scripts/build.sh, its build records (result, seconds, warnings)
 
 # build.sh --check: its variables checked, then what decides a build
-# besides the commit (the fragment's hash, the compiler, the targets)
+# besides the commit (the fragment's hash, the compiler, the targets):
+# run once by ci/run.sh, which keeps what it printed in CI_SETTINGS_build
 step_build_check() {
-	sh "$TOP/scripts/build.sh" --check >/dev/null
+	sh "$TOP/scripts/build.sh" --check
 }
 
 step_build_inputs() {
 	echo "commit $1"
-	sh "$TOP/scripts/build.sh" --check
+	printf '%s\n' "${CI_SETTINGS_build?ci/run.sh: step_build_check did not run}"
 	files_hash "$TOP/scripts/build.sh" "$BIN/record-write"
 }
 
@@ -53,12 +54,12 @@ step_build_run() {
 
 # checks.sh --check: KUNIT, COCCI_SET, CHECKS_ONLY checked and printed
 step_checks_check() {
-	[ ! -f "$TOP/checks/checks.sh" ] || sh "$TOP/checks/checks.sh" --check >/dev/null
+	[ ! -f "$TOP/checks/checks.sh" ] || sh "$TOP/checks/checks.sh" --check
 }
 
 step_checks_inputs() {
 	echo "commit $1"
-	[ ! -f "$TOP/checks/checks.sh" ] || sh "$TOP/checks/checks.sh" --check
+	printf '%s\n' "${CI_SETTINGS_checks?ci/run.sh: step_checks_check did not run}"
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
 	files_hash $(find "$TOP/checks" -type f | LC_ALL=C sort) "$BIN/record-write" \
 		"$BIN/changelog-lint" "$BIN/kunit-records"
@@ -78,13 +79,12 @@ step_checks_run() {
 # GUEST_MEM_MB, KERNEL_ARGS, PAGES, NVDIMM_DIR, QEMU too)
 step_bench_vm_check() {
 	sh "$TOP/bench-vm/run.sh" --check --ns-size "$NS_SIZE" --rebinds "$REBINDS" --cpu "$CPU" \
-		--accel "$ACCEL" --clock "$CLOCK" >/dev/null
+		--accel "$ACCEL" --clock "$CLOCK"
 }
 
 step_bench_vm_inputs() {
 	echo "commit $1"
-	sh "$TOP/bench-vm/run.sh" --check --ns-size "$NS_SIZE" --rebinds "$REBINDS" --cpu "$CPU" \
-		--accel "$ACCEL" --clock "$CLOCK"
+	printf '%s\n' "${CI_SETTINGS_bench_vm?ci/run.sh: step_bench_vm_check did not run}"
 	files_hash "$OUT/build/$1/arch/x86/boot/bzImage" "$TOP/bench-vm/run.sh" \
 		"$BIN/bench-vm-agent" "$BIN/bench-vm-collect"
 }

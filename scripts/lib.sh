@@ -391,6 +391,15 @@ commit_list() {
 	done
 }
 
+# commit_subjects ID...: "ID<TAB>SUBJECT" a line, in the order given: the
+# commits files ci-report, ci-merge and the results sets read
+commit_subjects() {
+	for cs_c; do
+		cs_s=$(kgit log -1 --format=%s "$cs_c") || return 1
+		printf '%s\t%s\n' "$cs_c" "$cs_s" || return 1
+	done
+}
+
 # stamp_fresh FILE TEXT: FILE holds TEXT, the inputs of what it stamps:
 # that is up to date.  stamp_write FILE TEXT: the stamp, written whole,
 # as the last thing a step does.  The one stamp of build, KUnit and ci.

@@ -101,7 +101,15 @@ test_expect_success 'a step that fails or is skipped: its last good results and 
 		! cmp -s before/$C1/$s.stamp ci/$C1/$s.stamp && [ ! -e ci/$C1/.$s.attempt ] || return 1
 	done &&
 	grep -q "Average of rebinds for nd_pmem driver: 11.00 ms" ci/report.txt &&
+	# the kept results were made with other inputs: not in the report
+	grep -q "2/3 [0-9a-f]*: bench-vm: its kept results are not in the report: this run.s inputs are others" ci.err &&
+	python3 -c "import json, sys; d = json.load(open(\"ci/report.json\")); \
+		cols = set(c[\"column\"] for r in d[\"rows\"] for c in r[\"cells\"]); \
+		assert cols == {\"$C1\"}, cols" &&
 	: >ran && ci && cat ci.err &&
+	python3 -c "import json, sys; d = json.load(open(\"ci/report.json\")); \
+		cols = set(c[\"column\"] for r in d[\"rows\"] for c in r[\"cells\"]); \
+		assert cols == {\"$C1\", \"$C2\", \"$C3\"}, cols" &&
 	grep -q "2/3 [0-9a-f]*: bench-vm: up to date" ci.err && grep -q "3/3 [0-9a-f]*: build: up to date" ci.err &&
 	[ "$(sort ran | tr "\n" " ")" = "bench $C1 bench-vm $C1 build $C1 checks $C1 " ]
 '
