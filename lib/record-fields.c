@@ -21,10 +21,6 @@ static const char *const number_params[] = {
 	"ns_size", "rebinds", "size", "len", "dst_page_offset",
 };
 
-static const char *const string_params[] = {
-	"qemu_cpu", "cpu_model", "variant", "state",
-};
-
 int record_fail(const char *file, unsigned int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -141,12 +137,12 @@ static int check_params(struct record *r, json_object *o)
 			return record_fail(r->file, r->line,
 					   "field 'params.%s' is %s, not a number",
 					   number_params[i], type_name(v));
-	for (i = 0; i < ARRAY_SIZE(string_params); i++)
-		if (json_object_object_get_ex(r->params, string_params[i], &v) && v &&
+	for (i = 0; record_name_params[i]; i++)
+		if (json_object_object_get_ex(r->params, record_name_params[i], &v) && v &&
 		    (!json_object_is_type(v, json_type_string) || !*json_object_get_string(v)))
 			return record_fail(r->file, r->line,
 					   "field 'params.%s' is %s, not a string of a name",
-					   string_params[i],
+					   record_name_params[i],
 					   json_object_is_type(v, json_type_string) ? "empty" :
 					   type_name(v));
 	/* QEMU's -cpu: "qemu_cpu"; records before the rename say "cpu_model" */

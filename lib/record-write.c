@@ -168,20 +168,35 @@ int record_json_parse(const char *text, json_object **v)
 	return 0;
 }
 
+const char *const record_name_params[] = {
+	"qemu_cpu", "cpu_model", "variant", "state", NULL,
+};
+
+/* an empty string at KEYS of o */
+static int empty_string(json_object *o, const char *const *keys)
+{
+	json_object *v;
+	size_t i;
+
+	for (i = 0; o && keys[i]; i++)
+		if (json_object_object_get_ex(o, keys[i], &v) &&
+		    json_object_is_type(v, json_type_string) && !*json_object_get_string(v))
+			return 1;
+	return 0;
+}
+
 /* a name or string field of the record that is empty: no reader takes it */
 static int empty_name(json_object *rec)
 {
 	static const char *const keys[] = {
 		"suite", "case", "metric", "unit", "commit", "accel", "clock", NULL,
 	};
-	json_object *v;
-	size_t i;
+	json_object *params = NULL;
 
-	for (i = 0; keys[i]; i++)
-		if (json_object_object_get_ex(rec, keys[i], &v) &&
-		    json_object_is_type(v, json_type_string) && !*json_object_get_string(v))
-			return 1;
-	return 0;
+	json_object_object_get_ex(rec, "params", &params);
+	return empty_string(rec, keys) ||
+	       (json_object_is_type(params, json_type_object) &&
+		empty_string(params, record_name_params));
 }
 
 /* a NaN or an infinity anywhere in V: json-c would write "NaN" */
@@ -217,8 +232,8 @@ int record_write(FILE *f, json_object *rec)
 	const char *s;
 	int r = 0, e = 0;
 
-	if (non_finite(rec) || empty_name(rec)) {
-		e = non_finite(rec) ? EDOM : EINVAL;
+	e = non_finite(rec) ? EDOM : empty_name(rec) ? EINVAL : 0;
+	if (e) {
 		json_object_put(rec);
 		errno = e;
 		return -1;

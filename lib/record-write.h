@@ -66,6 +66,13 @@ json_object *record_new(const struct record_ctx *ctx, const char *suite,
 void record_add_sample(json_object *rec, double value);
 void record_set(json_object *rec, const char *key, json_object *value);
 int record_json_parse(const char *text, json_object **v);
+/*
+ * The params that name something (a string, never empty): the writer
+ * refuses a record with one empty, and so does every reader
+ * (lib/record-fields.c), from this one list.
+ */
+extern const char *const record_name_params[];
+
 int record_write(FILE *f, json_object *rec);
 int record_close(FILE *f);
 

@@ -70,6 +70,11 @@ test_expect_success 'record-write: empty names, a value or a sample with more te
 	rw "$@" --json "k={\"a\": 1} x" 1 && rw "$@" --json "k=" 1 &&
 	for x in 0x10 1x "1 2" inf nan ""; do rw "$@" "$x" || return 1; done &&
 	grep -q "a sample is a finite number .*, not ..$" err &&
+	# a name among the params that every reader refuses empty: not written
+	for p in qemu_cpu cpu_model variant state; do
+		{ rc=0; "$BIN/record-write" --to p.jsonl "$@" --json "params={\"$p\": \"\"}" 1 2>err || rc=$?; } &&
+		cat err && [ $rc = 1 ] && [ ! -s p.jsonl ] && grep -q "empty" err || return 1
+	done &&
 	"$BIN/record-write" "$@" --json "k=1" --json "j={\"a\": [1, 2.5]}" --json "z=null" 1e3 2.5 >ok.jsonl &&
 	grep -q "\"samples\":\[1000.0,2.5\]" ok.jsonl && grep -q "\"k\":1,\"j\":{\"a\":\[1,2.5\]},\"z\":null" ok.jsonl
 '
