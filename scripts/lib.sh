@@ -184,7 +184,7 @@ signals_held() {
 }
 
 # Owners of locks and markers: proc_start, boot_id, proc_owner,
-# owner_alive, proc_ancestor
+# owner_alive
 # shellcheck source=owner.sh
 . "$TOP/scripts/owner.sh"
 
@@ -198,14 +198,13 @@ signals_held() {
 # run hold it too: a git am that goes on after its apply was killed
 # keeps it, and the next run waits for it (up to 30 s), never cleaning
 # under a running am.  A run that a holder started (range-diff and
-# trailers run apply.sh) goes on under its lock.
+# trailers run apply.sh) goes on under its lock: it inherits the open
+# lock (fd 8), and flock on that same open file succeeds, where any other
+# run's open of the file waits.
 worktree_lock() {
 	wl_file=$(wgit rev-parse --absolute-git-dir)/x86-copy-series.lock ||
 		die "worktree: $WORKTREE: git cannot read it"
-	if [ "${XCS_WORKTREE_LOCK:-}" = "$wl_file" ] &&
-	   read -r wl_pid wl_start wl_boot wl_what <"$wl_file" 2>/dev/null &&
-	   [ "$wl_pid $wl_start $wl_boot" = "${XCS_WORKTREE_LOCK_OWNER:-}" ] &&
-	   owner_alive "$wl_pid" "$wl_start" "$wl_boot" && proc_ancestor "$wl_pid"; then
+	if [ "${XCS_WORKTREE_LOCK:-}" = "$wl_file" ] && flock -n 8 2>/dev/null; then
 		return 0
 	fi
 	command exec 8>>"$wl_file" ||
@@ -226,11 +225,10 @@ worktree_lock() {
 			progress lock "waiting for the processes of a run that is no longer alive (pid ${wl_pid:-unknown}) to let go of $WORKTREE"
 		sleep 0.1
 	done
-	XCS_WORKTREE_LOCK_OWNER=$(proc_owner)
-	printf '%s %s\n' "$XCS_WORKTREE_LOCK_OWNER" "$1" >"$wl_file" ||
+	printf '%s %s\n' "$(proc_owner)" "$1" >"$wl_file" ||
 		die "lock: cannot write '$wl_file' (disk full?); nothing changed"
 	XCS_WORKTREE_LOCK=$wl_file
-	export XCS_WORKTREE_LOCK XCS_WORKTREE_LOCK_OWNER
+	export XCS_WORKTREE_LOCK
 }
 
 # A git am of the toolkit in $WORKTREE (apply, repin) leaves this marker in

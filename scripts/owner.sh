@@ -30,13 +30,3 @@ proc_owner() {
 owner_alive() {
 	[ -n "${2:-}" ] && [ "${3:-}" = "$(boot_id)" ] && [ "$(proc_start "$1")" = "$2" ]
 }
-
-# proc_ancestor PID: PID is this shell or one of its ancestors
-proc_ancestor() {
-	pa_p=$$
-	while [ "$pa_p" -gt 1 ] 2>/dev/null; do
-		[ "$pa_p" != "$1" ] || return 0
-		pa_p=$(sed 's/.*) //' "/proc/$pa_p/stat" 2>/dev/null | cut -d' ' -f2)
-	done
-	return 1
-}
