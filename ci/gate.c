@@ -83,15 +83,16 @@ void gate_decide(const struct report *r, const struct row *w, size_t c, struct g
 	g->worse = dir < 0 ? g->cm.pct : -g->cm.pct;
 	switch (g->cm.rule) {
 	case RULE_WELCH:
-		g->regression = g->cm.p < r->alpha && g->worse > g->threshold;
+		g->beyond = g->cm.p < r->alpha && fabs(g->cm.pct) > g->threshold;
 		break;
 	case RULE_EXACT:
 	case RULE_CONSTANT:
-		g->regression = g->worse > g->threshold;
+		g->beyond = fabs(g->cm.pct) > g->threshold;
 		break;
 	default:
 		break;
 	}
+	g->regression = g->beyond && g->worse > g->threshold;
 	if (g->regression)
 		g->ack = find_ack(r, w, c, g->worse);
 }

@@ -209,8 +209,8 @@ static int ends_with(const char *s, const char *end)
 }
 
 /*
- * The change against the parent where it passes the gate (beyond its
- * threshold, by its rule), above the box of column c at x k: "-16.2%",
+ * The change against the parent where the gate finds it beyond its
+ * threshold (gate_decide), above the box of column c at x k: "-16.2%",
  * a regression in red.
  */
 static void gp_gate_mark(FILE *g, const struct report *r, const struct row *w, size_t c,
@@ -220,9 +220,7 @@ static void gp_gate_mark(FILE *g, const struct report *r, const struct row *w, s
 	struct gate gd;
 
 	gate_decide(r, w, c, &gd);
-	if (!gd.gated || !(fabs(gd.cm.pct) > gd.threshold))
-		return;
-	if (gd.cm.rule == RULE_NONE || (gd.cm.rule == RULE_WELCH && !(gd.cm.p < r->alpha)))
+	if (!gd.beyond)
 		return;
 	/* just above the highest sample of the box */
 	fprintf(g, "set label %zu \"%s%s\" at %zu, %.17g %s textcolor rgb '%s'\n",

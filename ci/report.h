@@ -99,7 +99,8 @@ struct gate {
 	int gated;		/* the gate looks at it */
 	struct cmp cm;
 	double threshold, worse;	/* worse: percent worse than the parent */
-	int regression;		/* worse beyond the threshold, by its rule */
+	int beyond;		/* a change past the threshold, by its rule, either way */
+	int regression;		/* beyond, and worse */
 	struct ack *ack;	/* the maintainer's acceptance of it, or NULL */
 };
 
