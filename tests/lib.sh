@@ -18,7 +18,8 @@
 #   bail 'why'                     nothing more can run: "Bail out!"
 #   done_testing                   exit non-zero if any test failed
 # Helpers for bodies: expect_fail CMD... (exit status 1, stderr in
-# $SCRATCH/err), grep_err PATTERN.
+# $SCRATCH/err), grep_err PATTERN, fake_series DIR (a three-commit
+# series for ci/run.sh's tests).
 #
 # Environment: a test sees none of its caller's variables (make exports
 # SEND, COMMITS, NS_SIZE, ...: a test must not send mail or measure another
@@ -158,6 +159,20 @@ expect_fail() {
 	"$@" 2>"$SCRATCH/err" >"$SCRATCH/out" || rc=$?
 	cat "$SCRATCH/err"
 	[ "$rc" = 1 ] || { echo "expected exit 1, got $rc: $*"; return 1; }
+}
+
+# fake_series DIR: a git repository of three commits at DIR, the first
+# the base ($REF_NS/base) and the last the series' head ($REF_NS/series):
+# the series ci/run.sh's tests run their fake steps on
+fake_series() {
+	git init -q "$1" &&
+	for n in 1 2 3; do
+		echo $n >"$1/f" && git -C "$1" add f &&
+		git -C "$1" -c user.name=T -c user.email=t@example.org commit -q -m "x: commit $n" ||
+			return 1
+	done &&
+	git -C "$1" update-ref "$REF_NS/base" HEAD~2 &&
+	git -C "$1" update-ref "$REF_NS/series" HEAD
 }
 
 # grep_err PATTERN: the last expect_fail's stderr matches PATTERN

@@ -13,13 +13,7 @@ export GATE_ACK
 plan 7
 
 setup() {
-	git init -q repo &&
-	for n in 1 2 3; do
-		echo $n >repo/f && git -C repo add f &&
-		git -C repo -c user.name=T -c user.email=t@example.org commit -q -m "x: commit $n" || return 1
-	done &&
-	git -C repo update-ref "$REF_NS/base" HEAD~2 &&
-	git -C repo update-ref "$REF_NS/series" HEAD &&
+	fake_series repo &&
 	cat >steps.sh <<-\EOS
 	CI_ALL_STEPS="fake skipper"
 	step_fake_inputs() { echo "commit $1 opt ${FAKE_OPT:-0} slow ${SLOW_HEAD:-0}"; }

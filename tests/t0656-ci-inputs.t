@@ -16,13 +16,7 @@ done
 plan 5
 
 setup() {
-	git init -q repo &&
-	for n in 1 2 3; do
-		echo $n >repo/f && git -C repo add f &&
-		git -C repo -c user.name=T -c user.email=t@example.org commit -q -m "x: commit $n" || return 1
-	done &&
-	git -C repo update-ref "$REF_NS/base" HEAD~2 &&
-	git -C repo update-ref "$REF_NS/series" HEAD &&
+	fake_series repo &&
 	C1=$(git -C repo rev-parse HEAD~2) && C2=$(git -C repo rev-parse HEAD~1) && C3=$(git -C repo rev-parse HEAD) &&
 	# the real steps (their checks), their runs and inputs faked
 	cat >steps.sh <<-EOS
