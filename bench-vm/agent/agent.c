@@ -70,6 +70,7 @@
 
 #include "kmsg.h"
 #include "../plugin/decode.h"	/* MARKER_MAGIC, MARKER_OPEN, MARKER_CLOSE */
+#include "../plugin/size.h"	/* parse_size, shared with the plugin */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PORT_NAME "bench-vm.agent"
@@ -298,30 +299,6 @@ static int open_port(void)
 	}
 	fail("no virtio-serial port %s after %d ms: no -device virtserialport,name=%s?",
 	     PORT_NAME, PORT_WAIT_MS, PORT_NAME);
-}
-
-/* a decimal size, K/M/G after it: no sign, no hex, nothing that wraps */
-static int parse_size(const char *s, unsigned long long *v)
-{
-	const char *units = "KMG", *u;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	u = *end ? strchr(units, *end) : NULL;
-	if (u) {
-		int shift = 10 * (u - units + 1);
-
-		if (*v > ~0ULL >> shift)
-			return -1;
-		*v <<= shift;
-		end++;
-	}
-	return *end ? -1 : 0;
 }
 
 static void parse_opts(int argc, char **argv)

@@ -36,6 +36,7 @@
 
 #include "qemu-plugin-api.h"
 #include "model.h"
+#include "size.h"
 #include "symbols.h"
 
 #define PROG "bench-vm-model"
@@ -159,33 +160,11 @@ static const struct arg {
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NR_ARGS ARRAY_SIZE(args)
 
-/* digits, then an optional K, M or G; 0 or -1 */
-static int parse_size(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end && strchr("KMG", *end)) {
-		int shift = 10 * (strchr("KMG", *end) - "KMG" + 1);
-
-		if (*v > UINT64_MAX >> shift)
-			return -1;	/* it would wrap to another size */
-		*v <<= shift;
-		end++;
-	}
-	return *end ? -1 : 0;
-}
-
 static int parse_arg(const char *a)
 {
 	const char *eq = strchr(a, '=');
 	size_t i, n = eq ? (size_t)(eq - a) : 0;
-	uint64_t v;
+	unsigned long long v;
 
 	for (i = 0; eq && i < NR_ARGS; i++) {
 		if (strlen(args[i].key) != n || strncmp(a, args[i].key, n))
