@@ -648,6 +648,27 @@ static ssize_t claim_commit(const struct report *r, ssize_t pi, const char *sel,
 	return c;
 }
 
+/*
+ * Beside a claim, the change of the same cases and commits in the cache
+ * model's est_cycles (bench-vm --model cache), where the records have it:
+ * what the model says of the work the claim times.
+ */
+static void model_beside(const struct report *r, const struct claim *c,
+			 struct claim_result *res, ssize_t fa, ssize_t fb)
+{
+	const struct row *a, *b;
+	const struct cell *ca = find_cell(&r->t, c->suite, c->from_case, "est_cycles", fa, &a);
+	const struct cell *cb = find_cell(&r->t, c->suite, c->to_case, "est_cycles", fb, &b);
+
+	if (!ca || !cb || !a->rec->model || !b->rec->model)
+		return;
+	res->mfrom = ca->s.mean;
+	res->mto = cb->s.mean;
+	res->mpct = stats_pct(ca->s.mean, cb->s.mean);
+	res->model = xasprintf("est_cycles %s -> %s (%s; %s)", num(res->mfrom).s,
+			       num(res->mto).s, pct_str(res->mpct).s, b->rec->model_label);
+}
+
 static void claim_eval(struct report *r, const struct claim *c, struct claim_result *res)
 {
 	const struct row *a = NULL, *b = NULL;
@@ -667,6 +688,9 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 	res->rto = NAN;
 	res->rpct = NAN;
 	res->p = NAN;
+	res->mfrom = NAN;
+	res->mto = NAN;
+	res->mpct = NAN;
 	if (pi >= 0) {
 		res->source = patch_name(&r->series, pi);
 		res->verdict = check_quote(r, c, pi, res->source, &cl);
@@ -726,6 +750,7 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 		res->reproduced = xstrdup("-");
 	} else {
 		reproduce(r, c, res, a, b, ca, cb, &cl);
+		model_beside(r, c, res, fa, fb);
 	}
 }
 
@@ -778,6 +803,7 @@ void claims_free(struct report *r)
 		free(r->claims[i].reproduced);
 		free(r->claims[i].verdict);
 		free(r->claims[i].setup);
+		free(r->claims[i].model);
 	}
 	free(r->claims);
 	r->claims = NULL;

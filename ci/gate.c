@@ -22,6 +22,12 @@ char *slash_name(const struct row *w)
 	return xasprintf("%s/%s/%s", w->rec->suite, w->rec->case_name, w->rec->metric);
 }
 
+/*
+ * Whether the gate looks at row w: every measurement unless --gate-only
+ * names some; a model's counts (bench-vm --model) only where a glob of
+ * --gate-only names them (a GATE_ONLY of "bench-vm/<case glob>/est_cycles"):
+ * they are no hardware time, and a change in them is the series' point.
+ */
 static int gated(const struct report *r, const struct row *w)
 {
 	char *name;
@@ -29,7 +35,7 @@ static int gated(const struct report *r, const struct row *w)
 	int hit = 0;
 
 	if (!r->ngate_only)
-		return 1;
+		return !w->rec->model;
 	name = slash_name(w);
 	for (i = 0; i < r->ngate_only && !hit; i++)
 		hit = !fnmatch(r->gate_only[i], name, 0);
@@ -68,7 +74,8 @@ static struct ack *find_ack(const struct report *r, const struct row *w, size_t 
 
 void gate_decide(const struct report *r, const struct row *w, size_t c, struct gate *g)
 {
-	int dir = unit_direction(w->rec->unit);
+	/* every count of the model is work done: lower is better */
+	int dir = w->rec->model ? -1 : unit_direction(w->rec->unit);
 
 	memset(g, 0, sizeof(*g));
 	g->worse = NAN;
@@ -269,6 +276,9 @@ void gate_rules(const struct report *r, FILE *f)
 		"(Welch's t-test)");
 	fprintf(f, "- rows of constant samples (sd 0 on both sides): %s.\n",
 		"by more than their threshold, without a test");
+	if (table_any_model(&r->t))
+		fprintf(f, "- a model's counts (bench-vm --model, %s): %s;\n", "not hardware time",
+			"only where --gate-only names them, by the rule of their clock");
 	fprintf(f, "A maintainer accepts a change that is right in %s %s.\n",
 		r->ack_file ? r->ack_file : "a --gate-ack file",
 		"(commit, metric, up to which change, why)");

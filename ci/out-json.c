@@ -140,6 +140,10 @@ static json_object *jclaims(const struct report *r)
 		add(e, "reproduced_to", jnum(c->rto));
 		add(e, "reproduced_pct", jnum(c->rpct));
 		add(e, "p", jnum(c->p));
+		add(e, "model", jstr(c->model));
+		add(e, "model_from", jnum(c->mfrom));
+		add(e, "model_to", jnum(c->mto));
+		add(e, "model_pct", jnum(c->mpct));
 		add(e, "verdict", json_object_new_string(c->verdict));
 		add(e, "setup", json_object_new_string(c->setup));
 		json_object_array_add(a, e);
@@ -202,6 +206,7 @@ int json_write(const struct report *r, FILE *f)
 	add(o, "claims", jclaims(r));
 	add(o, "series", jstr(r->series.path));
 	add(o, "figures", jfigures(r));
+	add(o, "functions", functions_json(r));
 	a = json_object_new_array();
 	for (i = 0; i < t->nerrors; i++)
 		json_object_array_add(a, json_object_get(t->errors[i]->obj));

@@ -31,10 +31,12 @@ static void claims_figures_md(const struct report *r, FILE *f)
 
 static void claims_md(const struct report *r, FILE *f)
 {
+	int model = table_any_model(&r->t);
 	size_t i;
 
-	fprintf(f, "| id | source | what | claimed | reproduced | verdict | setup |\n");
-	fprintf(f, "|---|---|---|---|---|---|---|\n");
+	fprintf(f, "| id | source | what | claimed | reproduced | verdict | setup |%s\n",
+		model ? " model |" : "");
+	fprintf(f, "|---|---|---|---|---|---|---|%s\n", model ? "---|" : "");
 	for (i = 0; i < r->nclaims; i++) {
 		const struct claim_result *c = &r->claims[i];
 
@@ -50,7 +52,13 @@ static void claims_md(const struct report *r, FILE *f)
 		md_escape(f, c->verdict);
 		fprintf(f, " | ");
 		md_escape(f, c->setup);
-		fprintf(f, " |\n");
+		fprintf(f, " |");
+		if (model) {
+			fprintf(f, " ");
+			md_escape(f, c->model ? c->model : "-");
+			fprintf(f, " |");
+		}
+		fprintf(f, "\n");
 	}
 	fputs("\nEach claim is a figure its patch's changelog quotes now: its quote is found\n"
 	      "there, or the verdict says it is stale.  Some come from other machines (Li\n"
@@ -62,6 +70,9 @@ static void claims_md(const struct report *r, FILE *f)
 		fputs("Rows marked tcg-icount are " ICOUNT_NOTE ", compared by the size of\n", f);
 		fputs("the change, without a test. " ICOUNT_CAVEAT "\n\n", f);
 	}
+	if (table_any_model(&r->t))
+		fputs("The model column: the same change in est_cycles of bench-vm's cache model.\n"
+		      MODEL_CAVEAT "\n\n", f);
 }
 
 static void full_stats_md(const struct report *r, FILE *f)
@@ -235,6 +246,11 @@ void md_write(struct report *r, FILE *f)
 		fprintf(f, "```\n");
 		text_changes(r, f, c);
 		fprintf(f, "```\n\n");
+	}
+	if (table_any_model(t)) {
+		fprintf(f, "## Where the work goes (model)\n\n");
+		for (c = 1; c < t->ncols; c++)
+			functions_write(r, f, c, 1);
 	}
 	fputs("## Full statistics\n\n"
 	      "mean, sd and the 95% CI of the mean (t distribution); changes of the mean, Welch's t-test.\n\n",

@@ -247,11 +247,16 @@ int text_write(struct report *r, FILE *f)
 
 	for (c = 1; c < r->t.ncols; c++)
 		text_changes(r, f, c);
+	for (c = 1; c < r->t.ncols; c++)
+		functions_write(r, f, c, 0);
 	text_changelog(r, f);
 	fprintf(f, "Claimed vs reproduced:\n");
-	for (i = 0; i < r->nclaims; i++)
+	for (i = 0; i < r->nclaims; i++) {
 		fprintf(f, "  %-28s claimed %-28s reproduced %s: %s\n", r->claims[i].id,
 			r->claims[i].claimed, r->claims[i].reproduced, r->claims[i].verdict);
+		if (r->claims[i].model)
+			fprintf(f, "  %-28s the model: %s\n", "", r->claims[i].model);
+	}
 	if (r->series.path)
 		fprintf(f, "  (%s: %zu figures in its changelogs, %zu of them in %s; %s)\n",
 			r->series.path, r->nfigs, r->nfigs_claimed, "a claim's quote",
@@ -262,6 +267,10 @@ int text_write(struct report *r, FILE *f)
 	if (table_any_exact(&r->t)) {
 		fprintf(f, "  (tcg-icount: %s.)\n  ", ICOUNT_NOTE);
 		text_wrap(f, ICOUNT_CAVEAT, "  ");
+	}
+	if (table_any_model(&r->t)) {
+		fprintf(f, "  ");
+		text_wrap(f, MODEL_CAVEAT, "  ");
 	}
 	if (r->t.nerrors) {
 		fprintf(f, "Error records:\n");

@@ -11,6 +11,7 @@
  *   out-text.c            the text report: changes, changelog text
  *   out-md.c              the Markdown report (and merge's table)
  *   out-json.c            the JSON report
+ *   functions.c           where the work goes: the model's functions per commit
  *   plots.c               gnuplot scripts and data
  *   outputs.c             files written aside and renamed in at the end
  *   report-main.c         ci-report: options, then the parts in order
@@ -37,7 +38,9 @@ struct claim_result {
 	const char *id, *patch, *quote, *what;
 	char *source;		/* the patch: "2/7 mm/mm_init: ...", the cover letter */
 	char *claimed, *reproduced, *verdict, *setup;	/* allocated: never cut */
+	char *model;		/* the model's est_cycles change beside it, or NULL */
 	double cfrom, cto, cpct, rfrom, rto, rpct, p;
+	double mfrom, mto, mpct;	/* that change; NAN: no model records */
 	size_t nfrom, nto;
 	int stale;		/* the changelog does not quote it (any more) */
 };
@@ -119,6 +122,29 @@ void gate_free(struct report *r);
 void claims_eval(struct report *r);
 const struct series_patch *column_patch(const struct report *r, size_t c);
 void claims_free(struct report *r);
+
+/* functions.c: where the work goes, by the model's per-function counts */
+#define FN_NMETRICS 5		/* est_cycles, insns, stores, nt_stores, llc_misses */
+#define FN_SHOWN 8		/* functions shown per case in the text and Markdown */
+
+struct fn_change {
+	const char *name;
+	double parent[FN_NMETRICS], commit[FN_NMETRICS];	/* per bind; NAN: below the top */
+};
+
+/* one rebind case's functions at column col against col - 1 */
+struct fn_diff {
+	const struct row *row;		/* the case's est_cycles row */
+	size_t col;
+	struct fn_change *v;		/* by the size of the est_cycles change */
+	size_t n;
+	unsigned int top;		/* the plugin's top N per bind */
+};
+
+size_t functions_diff(const struct report *r, size_t c, struct fn_diff **out);
+void functions_diff_free(struct fn_diff *d, size_t n);
+void functions_write(const struct report *r, FILE *f, size_t c, int md);
+struct json_object *functions_json(const struct report *r);
 
 /* out-text.c */
 void text_wrap(FILE *f, const char *text, const char *indent);

@@ -172,6 +172,54 @@ static int check_digest(struct record *r, json_object *o)
 	return 0;
 }
 
+/*
+ * The model's fields (doc/records.md): a model record names its label,
+ * which readers print with its figures; its functions, where it has them,
+ * are one array per sample of {name, rank, <counts>} objects.
+ */
+static int check_model(struct record *r, json_object *o)
+{
+	json_object *per, *f, *v;
+	size_t i, j;
+
+	if (r->model && !r->model_label)
+		return record_fail(r->file, r->line, "model '%s' without its model_label",
+				   r->model);
+	if (!json_object_object_get_ex(o, "functions", &r->functions) || !r->functions) {
+		r->functions = NULL;
+		return 0;
+	}
+	if (!r->model)
+		return record_fail(r->file, r->line, "field 'functions' in a record of no model");
+	if (!json_object_is_type(r->functions, json_type_array) ||
+	    json_object_array_length(r->functions) != r->n)
+		return record_fail(r->file, r->line,
+				   "field 'functions' is not an array of one list per sample (%zu)",
+				   r->n);
+	for (i = 0; i < r->n; i++) {
+		per = json_object_array_get_idx(r->functions, i);
+		if (!json_object_is_type(per, json_type_array))
+			return record_fail(r->file, r->line,
+					   "field 'functions[%zu]' is %s, not an array", i,
+					   type_name(per));
+		for (j = 0; j < json_object_array_length(per); j++) {
+			f = json_object_array_get_idx(per, j);
+			if (!json_object_is_type(f, json_type_object) ||
+			    !json_object_object_get_ex(f, "name", &v) ||
+			    !json_object_is_type(v, json_type_string) ||
+			    !*json_object_get_string(v))
+				return record_fail(r->file, r->line,
+						   "field 'functions[%zu][%zu]' has no name", i, j);
+			json_object_object_foreach(f, key, val)
+				if (strcmp(key, "name") && !is_number(val))
+					return record_fail(r->file, r->line,
+							   "field 'functions[%zu][%zu].%s' is %s, not a number",
+							   i, j, key, type_name(val));
+		}
+	}
+	return 0;
+}
+
 int record_parse(struct record *r, json_object *o)
 {
 	static const struct {
@@ -190,6 +238,8 @@ int record_parse(struct record *r, json_object *o)
 		{ "host", 0, 0, offsetof(struct record, host) },
 		{ "time", 0, 0, offsetof(struct record, time) },
 		{ "error", 0, 0, offsetof(struct record, error) },
+		{ "model", 0, 1, offsetof(struct record, model) },
+		{ "model_label", 0, 1, offsetof(struct record, model_label) },
 	};
 	json_object *samples, *v;
 	const char *schema;
@@ -244,6 +294,11 @@ int record_parse(struct record *r, json_object *o)
 				    type_name(v));
 		}
 		r->samples[i] = json_object_get_double(v);
+	}
+	if (check_model(r, o)) {
+		free(r->samples);
+		r->samples = NULL;
+		return -1;
 	}
 	r->obj = o;
 	return 0;

@@ -42,6 +42,9 @@ struct record {
 	size_t n;
 	json_object *params;		/* an object, or NULL */
 	json_object *digest;		/* bench-vm page digests (strings), or NULL */
+	const char *model;		/* bench-vm's model ("cache"), or NULL */
+	const char *model_label;	/* what its figures are, printed with them */
+	json_object *functions;		/* model: per sample, its top functions, or NULL */
 	json_object *obj;		/* the whole record; owns the strings */
 	const char *file;
 	unsigned int line;

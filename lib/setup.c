@@ -92,13 +92,41 @@ static char *param_setup(const struct record *r)
 	return s;
 }
 
+/* a model's parameter KEY (model_params), or NAN */
+static double model_param(const struct record *r, const char *key)
+{
+	json_object *mp, *v;
+
+	if (!json_object_object_get_ex(r->obj, "model_params", &mp) ||
+	    !json_object_object_get_ex(mp, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+/*
+ * The model of a record, with its label: "cache model L1d 48 KiB, LLC 16
+ * MiB (model: ...; not hardware time)", or "" for a measurement.  Its
+ * sizes are part of the experiment: another cache is another row.
+ */
+static char *model_setup(const struct record *r)
+{
+	if (!r->model)
+		return xstrdup("");
+	return xasprintf("; %s model L1d %g KiB, LLC %g MiB (%s)", r->model,
+			 model_param(r, "l1d_size") / 1024, model_param(r, "llc_size") / (1 << 20),
+			 r->model_label);
+}
+
 char *row_setup(const struct table *t, const struct record *r)
 {
 	char *p = param_setup(r), *c = t->by_cpu ? xstrdup("") : record_cpu_setup(r);
-	char *s = xasprintf("%s%s%s", c, *c && *p ? ", " : "", p);
+	char *m = model_setup(r);
+	char *s = xasprintf("%s%s%s%s", c, *c && *p ? ", " : "", p, m);
 
 	free(p);
 	free(c);
+	free(m);
 	return s;
 }
 

@@ -504,6 +504,16 @@ int table_any_exact(const struct table *t)
 	return 0;
 }
 
+int table_any_model(const struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++)
+		if (t->rows[i].rec->model)
+			return 1;
+	return 0;
+}
+
 void table_free(struct table *t)
 {
 	size_t i, c;

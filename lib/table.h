@@ -45,6 +45,13 @@
 	"A first binding costs what a rebind costs: the host's first touch of " \
 	"the NVDIMM files is invisible to this clock."
 
+/* what the rows of bench-vm's cache model are, printed where they are */
+#define MODEL_CAVEAT \
+	"Rows with a cache model in their setup (bench-vm --model cache) count " \
+	"what icount cannot see: loads, cached and streaming stores, the misses " \
+	"of a modelled L1d and LLC, est_cycles (a weighted sum, bench-vm/README.md). " \
+	"They are a model, exact on every boot, not hardware time."
+
 struct cell {
 	double *x;
 	size_t n, cap;
@@ -131,6 +138,7 @@ void table_icount_agree(const struct table *t, const struct row *w, struct agree
 /* a number of an option or an input: a decimal, all of its text (no sign) */
 int decimal_parse(const char *s, double *x);
 int table_any_exact(const struct table *t);
+int table_any_model(const struct table *t);	/* a row of bench-vm's model */
 void table_free(struct table *t);
 
 /* setup.c: names of what a record ran on, for setups, titles, columns */
