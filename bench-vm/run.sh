@@ -294,10 +294,20 @@ piece_machine() {
 # 2^0 ns per emulated instruction, so every timing the guest takes is a
 # count of the work it did: the same on every host, loaded or idle;
 # sleep=off lets an idle guest jump to its next timer instead of waiting
-# in real time.  -smp 1 either way (icount runs one vCPU thread anyway).
+# in real time.  The guest's two other inputs from the host are fixed
+# with it, so that the whole boot, not only its timings, is the same
+# every time (the model's per-bind counts are exact only so): -seed makes
+# RDRAND (-cpu max has it) a seeded generator instead of the host's
+# entropy, and -rtc base=,clock=vm starts the wall clock at one date and
+# runs it on the guest's clock; both feed the kernel's random seeds
+# (SLUB freelists, page-allocator state), which otherwise differ by a few
+# instructions per bind between boots (measured: __slab_alloc_node,
+# __rmqueue_pcplist).  -smp 1 either way (icount runs one vCPU thread
+# anyway).
 piece_accel() {
 	arg -accel "$1"
-	[ "$2" != icount ] || arg -icount shift=0,sleep=off
+	[ "$2" != icount ] ||
+		arg -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm
 	arg -cpu "$CPU" -smp 1
 }
 
@@ -315,9 +325,13 @@ piece_nvdimm() {
 }
 
 # The agent's channel: kernel messages go to the serial console, results
-# to this port, so neither can corrupt the other.
+# to this port, so neither can corrupt the other.  ioeventfd=off: the
+# guest's kick of the port is handled at once on the vCPU thread, not by
+# QEMU's main loop when the host schedules it, whose interrupt would fall
+# at a host-timed point of the guest (measured: the model's cache counts
+# of the next bind moved by a few lines between boots).
 piece_agent_port() {
-	arg -device virtio-serial-pci
+	arg -device virtio-serial-pci,ioeventfd=off
 	arg -chardev "file,id=agent,path=$(qesc "$1")"
 	arg -device virtserialport,chardev=agent,name=bench-vm.agent
 }

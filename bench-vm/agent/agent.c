@@ -38,9 +38,13 @@
  * registers but sees every instruction it translates.  Everything the
  * vCPU executes in between, the agent's open/write/close of the sysfs
  * attribute and all the kernel does for them, interrupts included, is
- * the window.  Windows are numbered from 1 in the order opened, by the
- * agent and the plugin alike; a sample's window= is its bind's.  Without
- * the plugin the markers are NOPs.  synthetic=N copies a known buffer of
+ * the window.  Its counts are exact, equal on every boot, because
+ * nothing the host times reaches the guest: run.sh fixes the guest's
+ * random seed and wall clock and has this port's kicks handled at once,
+ * and the agent sends nothing inside a window.  Windows are numbered
+ * from 1 in the order opened, by the agent and the plugin alike; a
+ * sample's window= is its bind's.  Without the plugin the markers are
+ * NOPs.  synthetic=N copies a known buffer of
  * N bytes with a MOV loop, a MOVNTI loop (then SFENCE), a MOVNTDQ loop
  * and REP MOVSB, each in a window of its own, checks each copy and
  * powers off: the proof that the model counts what it says (t0395).
