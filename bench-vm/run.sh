@@ -30,7 +30,9 @@
 #                    bind of instructions, loads, stores, streaming stores,
 #                    REP MOVS/STOS, fences and misses of a modelled L1d and
 #                    LLC, est_cycles, per guest function (the kernel's
-#                    System.map) [MODEL=none]; MODEL_ARGS=key=value,...
+#                    System.map); or auto: cache where the guest runs
+#                    under TCG with the icount clock, else none (make ci's
+#                    default) [MODEL=none]; MODEL_ARGS=key=value,...
 #                    sets the model's parameters (bench-vm/plugin/plugin.c)
 #   --timeout S      the watchdog: QEMU is killed S seconds after the
 #                    agent's hello [TIMEOUT]; before the hello it has
@@ -105,7 +107,7 @@ PAGES=${PAGES:-}
 NVDIMM_DIR=${NVDIMM_DIR:-/dev/shm}
 
 usage() {
-	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--model none|cache] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID] | --check)"
+	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--model none|cache|auto] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID] | --check)"
 }
 
 commit='' kernel='' results='' agent_opts='' print_cmd='' print_clock='' check=''
@@ -161,7 +163,7 @@ flag PAGES_CHECKOUT
 case $CPU in '' | *[!a-zA-Z0-9_.,=+-]*) usage_die "--cpu: '$CPU' is not a QEMU -cpu argument (a model, then ,+feature ,-feature or ,key=value)" ;; esac
 case $ACCEL in auto | kvm | tcg) ;; *) usage_die "--accel: '$ACCEL' is not auto, kvm or tcg" ;; esac
 case $CLOCK in auto | icount | wall) ;; *) usage_die "--clock: '$CLOCK' is not auto, icount or wall" ;; esac
-case $MODEL in none | cache) ;; *) usage_die "--model: '$MODEL' is not none or cache" ;; esac
+case $MODEL in none | cache | auto) ;; *) usage_die "--model: '$MODEL' is not none, cache or auto" ;; esac
 [ "$ACCEL/$MODEL" != kvm/cache ] ||
 	usage_die "--model cache needs TCG (a QEMU plugin sees only the instructions QEMU translates): use --accel tcg or auto"
 case $MODEL_ARGS in *[!a-z0-9_=,KMG]*) usage_die "MODEL_ARGS: '$MODEL_ARGS': only key=value,... with [a-z0-9_] keys and numbers (K, M, G)" ;; esac
@@ -510,13 +512,18 @@ tmp=$run_dir
 # always reaches the runner.  They are copied to the results, checked.
 agent_out=$tmp/agent.out
 console=$tmp/console.log
-# resolve_clock ACCEL: the clock of a run under ACCEL
+# resolve_clock ACCEL: the clock of a run under ACCEL, and its model
+# (MODEL=auto: the cache model where the guest is exact, TCG with icount)
 resolve_clock() {
 	case $CLOCK/$1 in
 	auto/tcg) clock=icount ;;
 	auto/kvm) clock=wall ;;
 	icount/kvm) die "clock: icount was asked for but the guest runs under KVM (icount needs TCG): use --accel tcg or --clock wall" ;;
 	*) clock=$CLOCK ;;
+	esac
+	[ "$MODEL" != auto ] || case $1/$clock in
+		tcg/icount) MODEL=cache ;;
+		*) MODEL=none ;;
 	esac
 }
 

@@ -46,7 +46,7 @@ GATE_PCT ?= 5
 GATE_PCT_TCG ?= 25
 # TCG with CLOCK=icount (the default under TCG): exact figures, no test
 GATE_PCT_ICOUNT ?= 1
-export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK
+export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK
 
 .PHONY: ci ci-quick report merge ci-check-c
 
@@ -72,6 +72,8 @@ HELP += '                 default under TCG; accepted changes: ci/gate-ack.txt)'
 HELP += '                 results in out/ci/<commit>/, report out/ci/report.md; reruns skip unchanged steps'
 HELP += '                 CI_SCHEDULE=overlap (icount guests beside the builds, host bench last) or serial'
 HELP += '                 CI_VM_JOBS=2 (icount guests at once when no build runs and memory holds them)'
+HELP += '                 MODEL=auto (bench-vm'"'"'s cache model in each icount guest: 4-5x its time at'
+HELP += '                 100G; the default of ci-quick only), cache, none'
 HELP += '  ci-quick       ci on base and head only, NS_SIZE=4G, REBINDS=5, bench --quick, in out/quick'
 HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
 HELP += '                 (CI_QUICK=1: those of make quick, in out/quick)'

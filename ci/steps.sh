@@ -79,7 +79,7 @@ step_checks_run() {
 # GUEST_MEM_MB, KERNEL_ARGS, PAGES, NVDIMM_DIR, QEMU too)
 step_bench_vm_check() {
 	sh "$TOP/bench-vm/run.sh" --check --ns-size "$NS_SIZE" --rebinds "$REBINDS" --cpu "$CPU" \
-		--accel "$ACCEL" --clock "$CLOCK"
+		--accel "$ACCEL" --clock "$CLOCK" --model "${MODEL:-none}"
 }
 
 step_bench_vm_inputs() {
@@ -103,7 +103,8 @@ step_bench_vm_run() {
 	[ "$(cat "$OUT/build/$c/result" 2>/dev/null)" = ok ] ||
 		skip "$dir" "no kernel: the build of $c did not succeed ($OUT/build/$c/result)" || return
 	sh "$TOP/bench-vm/run.sh" --ns-size "$NS_SIZE" --rebinds "$REBINDS" \
-		--cpu "$CPU" --accel "$ACCEL" --clock "$CLOCK" --results "$dir" "$c"
+		--cpu "$CPU" --accel "$ACCEL" --clock "$CLOCK" --model "${MODEL:-none}" \
+		--results "$dir" "$c"
 }
 
 # -- bench: the host microbenchmarks of the commit's copy routines

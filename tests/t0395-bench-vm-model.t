@@ -42,11 +42,11 @@ test_expect_success 'QEMU loads the plugin (API version 1) and refuses what it c
 	grep -q "bench-vm-model: install: the guest has 2 vCPUs: the model counts one (-smp 1)" qemu.err
 '
 
-test_expect_success 'run.sh --model: bad values are usage errors; cache puts the plugin and System.map in the argv' '
+test_expect_success 'run.sh --model: bad values are usage errors; cache puts the plugin and System.map in the argv, auto where icount' '
 	mkdir -p b/arch/x86/boot && : >b/arch/x86/boot/bzImage &&
 	echo "ffffffff81000000 T _text" >b/System.map &&
 	rc=0 && $RUN --model bogus --kernel b/arch/x86/boot/bzImage 2>err || rc=$? &&
-	[ "$rc" = 2 ] && grep -q "model: .bogus. is not none or cache" err &&
+	[ "$rc" = 2 ] && grep -q "model: .bogus. is not none, cache or auto" err &&
 	rc=0 && $RUN --accel kvm --model cache --kernel b/arch/x86/boot/bzImage 2>err || rc=$? &&
 	[ "$rc" = 2 ] && grep -q "model cache needs TCG" err &&
 	rc=0 && MODEL_ARGS="l1d_size=32K;x" $RUN --model cache --kernel b/arch/x86/boot/bzImage 2>err || rc=$? &&
@@ -59,6 +59,11 @@ test_expect_success 'run.sh --model: bad values are usage errors; cache puts the
 	grep -qx "model none" c.none && grep -qx "model cache [0-9a-f]\{64\}" c.cache &&
 	grep -qx "model cache l1d_size=32K [0-9a-f]\{64\}" c.args &&
 	$RUN --accel tcg --print-cmd --results r --kernel b/arch/x86/boot/bzImage >cmd &&
+	! grep -q -- -plugin cmd &&
+	# auto (make ci): the model where the guest is TCG with icount, else none
+	MODEL=auto $RUN --accel tcg --print-cmd --results r --kernel b/arch/x86/boot/bzImage >cmd &&
+	grep -q " .-plugin. .[^ ]*/bench-vm-model.so,out=" cmd &&
+	MODEL=auto CLOCK=wall $RUN --accel tcg --print-cmd --results r --kernel b/arch/x86/boot/bzImage >cmd &&
 	! grep -q -- -plugin cmd
 '
 

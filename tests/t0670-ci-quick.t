@@ -5,7 +5,9 @@
 # last of CI_COMMITS), 512M namespaces, one rebind, two host samples of one
 # experiment, checks without KUnit and the kernel's 70 coccinelle rules.
 # Every step gives records in out/quick (never in out/ci, the full run's
-# place), the report shows both commits, a rerun does nothing, make
+# place), the bench-vm guest with the cache model (make quick's MODEL=auto
+# under icount), the report shows both commits and where the work goes
+# between them, a rerun does nothing, make
 # report CI_QUICK=1 rebuilds the report from the records alone.
 . "$(dirname "$0")/lib.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
@@ -29,6 +31,9 @@ test_expect_success 'make quick: each real step runs on both commits and writes 
 	grep -q "\"suite\":\"build\",\"case\":\"kernel\",\"metric\":\"ok\".*\"samples\":\[1" "$OUT/quick/$HEAD/build/records.jsonl" &&
 	grep -q "\"metric\":\"verdict\"" "$OUT/quick/$HEAD/checks/records.jsonl" &&
 	grep -q "\"case\":\"nd_pmem/rebind\",\"metric\":\"memmap_init_ms\"" "$OUT/quick/$HEAD/bench-vm/records.jsonl" &&
+	# make quick's MODEL=auto: the cache model in the icount guest, its functions in the report
+	grep -q "\"case\":\"nd_pmem/rebind\",\"metric\":\"est_cycles\".*\"model\":\"cache\"" "$OUT/quick/$HEAD/bench-vm/records.jsonl" &&
+	grep -q "^Where the work goes: $(printf %.12s "$HEAD") x86/lib: Use REP MOVSB" "$OUT/quick/report.txt" &&
 	grep -q "\"case\":\"memcpy-sweep/" "$OUT/quick/$HEAD/bench/records.jsonl" &&
 	grep -q "^commit $(printf %.12s "$HEAD") x86/lib: Use REP MOVSB" "$OUT/quick/report.txt" &&
 	grep -q "^parent $(printf %.12s "$PREV")" "$OUT/quick/report.txt" &&
