@@ -31,7 +31,7 @@ test_expect_success 'make quick: each real step runs on both commits and writes 
 	grep -q "\"suite\":\"build\",\"case\":\"kernel\",\"metric\":\"ok\".*\"samples\":\[1" "$OUT/quick/$HEAD/build/records.jsonl" &&
 	grep -q "\"metric\":\"verdict\"" "$OUT/quick/$HEAD/checks/records.jsonl" &&
 	grep -q "\"case\":\"nd_pmem/rebind\",\"metric\":\"memmap_init_ms\"" "$OUT/quick/$HEAD/bench-vm/records.jsonl" &&
-	# make quick's MODEL=auto: the cache model in the icount guest, its functions in the report
+	# MODEL=auto, the default of make quick: the cache model in the icount guest
 	grep -q "\"case\":\"nd_pmem/rebind\",\"metric\":\"est_cycles\".*\"model\":\"cache\"" "$OUT/quick/$HEAD/bench-vm/records.jsonl" &&
 	grep -q "^Where the work goes: $(printf %.12s "$HEAD") x86/lib: Use REP MOVSB" "$OUT/quick/report.txt" &&
 	grep -q "\"case\":\"memcpy-sweep/" "$OUT/quick/$HEAD/bench/records.jsonl" &&
