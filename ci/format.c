@@ -24,7 +24,10 @@ struct text num_int(double x)
 {
 	struct text t;
 
-	snprintf(t.s, sizeof(t.s), "%.0f", x);
+	if (isnan(x))
+		snprintf(t.s, sizeof(t.s), "-");
+	else
+		snprintf(t.s, sizeof(t.s), "%.0f", x);
 	return t;
 }
 

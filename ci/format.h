@@ -17,7 +17,7 @@ struct text {
 };
 
 struct text num(double x);		/* "12.34", "123456", "-" for NaN */
-struct text num_int(double x);		/* "30" */
+struct text num_int(double x);		/* "30", "-" for NaN */
 struct text pval(double p);		/* "0.0123", "<0.0001", "-" */
 struct text pct_str(double pct);	/* "+1.2%", "-" */
 struct text short_id(const char *id);	/* the first 12 characters */

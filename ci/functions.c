@@ -215,31 +215,20 @@ static struct text delta(double p, double c)
 	return t;
 }
 
-static struct text count(double x)
-{
-	struct text t;
-
-	if (isnan(x))
-		snprintf(t.s, sizeof(t.s), "-");
-	else
-		snprintf(t.s, sizeof(t.s), "%.0f", x);
-	return t;
-}
-
 static void fn_line(FILE *f, const struct fn_change *e, int md)
 {
 	size_t m;
 
 	if (md) {
-		fprintf(f, "| `%s` | %s | %s | %s |", e->name, count(e->parent[0]).s,
-			count(e->commit[0]).s, delta(e->parent[0], e->commit[0]).s);
+		fprintf(f, "| `%s` | %s | %s | %s |", e->name, num_int(e->parent[0]).s,
+			num_int(e->commit[0]).s, delta(e->parent[0], e->commit[0]).s);
 		for (m = 1; m < FN_NMETRICS; m++)
 			fprintf(f, " %s |", delta(e->parent[m], e->commit[m]).s);
 		fprintf(f, "\n");
 		return;
 	}
-	fprintf(f, "      %-34s %12s -> %-12s %12s", e->name, count(e->parent[0]).s,
-		count(e->commit[0]).s, delta(e->parent[0], e->commit[0]).s);
+	fprintf(f, "      %-34s %12s -> %-12s %12s", e->name, num_int(e->parent[0]).s,
+		num_int(e->commit[0]).s, delta(e->parent[0], e->commit[0]).s);
 	for (m = 1; m < FN_NMETRICS; m++)
 		fprintf(f, " %11s", delta(e->parent[m], e->commit[m]).s);
 	fprintf(f, "\n");
@@ -298,7 +287,7 @@ void functions_write(const struct report *r, FILE *f, size_t c, int md)
 
 		table_compare(&w->cells[c - 1], &w->cells[c], &cm);
 		fprintf(f, "%s%s: est_cycles %s -> %s (%s)\n", md ? "" : "  ", w->rec->case_name,
-			count(w->cells[c - 1].s.mean).s, count(w->cells[c].s.mean).s,
+			num_int(w->cells[c - 1].s.mean).s, num_int(w->cells[c].s.mean).s,
 			pct_str(cm.pct).s);
 		if (md)
 			fputc('\n', f);
