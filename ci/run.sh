@@ -644,8 +644,21 @@ if [ -z "$report_only" ]; then
 		done
 		echo
 		echo "wall clock: $(($(date +%s) - T_START)) s"
-	} >"$CI_OUT/times.txt.tmp" && mv "$CI_OUT/times.txt.tmp" "$CI_OUT/times.txt" ||
-		die "run: cannot write $CI_OUT/times.txt (disk full?)"
+	} >"$CI_OUT/times-last.txt.tmp" && mv "$CI_OUT/times-last.txt.tmp" "$CI_OUT/times-last.txt" ||
+		die "run: cannot write $CI_OUT/times-last.txt (disk full?)"
+	# times.txt: the last run that did work; a rerun with every step
+	# up to date (a table of zeros) leaves it and has times-last.txt only
+	did_work=
+	for c in $commits; do
+		for s in $CI_STEPS; do
+			[ "$(cut -d' ' -f1 "$RUN_DIR/$c.$s" 2>/dev/null)" = same ] || did_work=1
+		done
+	done
+	if [ -n "$did_work" ] || [ ! -f "$CI_OUT/times.txt" ]; then
+		cp "$CI_OUT/times-last.txt" "$CI_OUT/times.txt.tmp" &&
+			mv "$CI_OUT/times.txt.tmp" "$CI_OUT/times.txt" ||
+			die "run: cannot write $CI_OUT/times.txt (disk full?)"
+	fi
 	for c in $commits; do
 		for s in $CI_STEPS; do
 			case $(cut -d' ' -f1 "$RUN_DIR/$c.$s" 2>/dev/null || echo lost) in
@@ -712,8 +725,13 @@ else
 	plots_ok=
 fi
 
-# the report ends with where this run's time went
-[ -n "$report_only" ] || cat "$CI_OUT/times.txt"
+# the report ends with where this run's time went, and, after a rerun
+# that did nothing, that the table of the run that did work is kept
+if [ -z "$report_only" ]; then
+	cat "$CI_OUT/times-last.txt"
+	cmp -s "$CI_OUT/times-last.txt" "$CI_OUT/times.txt" ||
+		echo "(every step up to date: $CI_OUT/times.txt keeps the table of the last run that did work)"
+fi
 
 status=0
 [ -z "$skipped" ] || warn "skipped:$skipped (reasons above and in $CI_OUT/<commit>/<step>/skipped, or .<step>.attempt/skipped beside the last good results)"

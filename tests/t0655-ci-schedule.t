@@ -116,13 +116,17 @@ test_expect_success 'the estimate before a first run: whole builds for the base 
 	grep -q "plan: 3 of 3 steps to run, schedule overlap: about 11 min 39 s" ci.err
 '
 
-test_expect_success 'the table of where the time went: a row per commit, the totals, up to date is 0' '
+test_expect_success 'the table of where the time went: a row per commit, the totals, up to date is 0; a rerun that did nothing keeps the last one that did' '
 	setup && ci && cat ci/times.txt &&
 	grep -q "^Where the time went (seconds; 0: up to date; schedule overlap, bench-vm in the background: yes):" ci/times.txt &&
 	grep -Eq "^$(printf %.12s "$C2") +[2-9] +[3-9] +[0-9]+$" ci/times.txt &&
 	grep -Eq "^total +[0-9]+ +[0-9]+ +[0-9]+$" ci/times.txt && grep -q "^wall clock: [0-9]* s$" ci/times.txt &&
-	: >order && ci && [ ! -s order ] && grep -Eq "^$(printf %.12s "$C2") +0 +0 +0$" ci/times.txt &&
-	grep -q "plan: 0 of 9 steps to run" ci.err
+	cp ci/times.txt worked.txt &&
+	: >order && ci && [ ! -s order ] && grep -Eq "^$(printf %.12s "$C2") +0 +0 +0$" ci/times-last.txt &&
+	grep -q "plan: 0 of 9 steps to run" ci.err &&
+	# the rerun that did nothing keeps the table of the run that did work
+	cmp worked.txt ci/times.txt &&
+	grep -q "every step up to date: .*/times.txt keeps the table of the last run that did work" ci.out
 '
 
 test_expect_success 'a wall-clock guest, or CI_SCHEDULE=serial: every step in its place' '
