@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 CHECK=$BIN/series-check
 [ -x "$CHECK" ] || bail "$CHECK is not built: run 'make tools'"
-plan 25
+plan 27
 
 # mail K N [SUBJECT] [DIFF]: a format-patch style mail numbered K/N
 mail() {
@@ -110,6 +110,30 @@ test_expect_success 'a patch without a diff is an error' '
 test_expect_success 'a missing Message-Id header is named' '
 	good_series && sed -i "/^Message-Id/d" 0001-a.mbox &&
 	expect_fail "$CHECK" series && grep_err "0001-a.mbox:1: no Message-Id: header"
+'
+
+test_expect_success 'each header git am needs, missing alone, is named (From, Date, Subject, Message-Id)' '
+	for h in From Date Subject Message-Id; do
+		good_series && sed -i "/^$h:/d" 0001-a.mbox && ! grep -q "^$h:" 0001-a.mbox &&
+		expect_fail "$CHECK" series && grep_err "0001-a.mbox:1: no $h: header" &&
+		[ "$(grep -c "0001-a.mbox:1: no [A-Za-z-]*: header" "$SCRATCH/err")" = 1 ] ||
+			{ echo "header $h"; return 1; }
+	done &&
+	# an empty value is no header either
+	good_series && sed -i "s/^Subject: .*/Subject: /" 0002-b.mbox &&
+	expect_fail "$CHECK" series && grep_err "0002-b.mbox:1: no Subject: header"
+'
+
+test_expect_success 'the N of [PATCH k/N] is the series: a patch or the cover with another N is named' '
+	good_series && sed -i "s/\[PATCH 2\/2\]/[PATCH 2\/3]/" 0002-b.mbox &&
+	expect_fail "$CHECK" series &&
+	grep_err "series:4: .0002-b.mbox. is numbered 2/3, its place in the series is 2/2" &&
+	good_series && sed -i "s/\[PATCH 0\/2\]/[PATCH 0\/1]/" 0000-cover.mbox &&
+	expect_fail "$CHECK" series &&
+	grep_err "series:2: .0000-cover.mbox. is numbered 0/1, its place in the series is 0/2" &&
+	good_series && sed -i "s/\[PATCH 1\/2\]/[PATCH 1\/1]/" 0001-a.mbox && mail 2 1 >0002-b.mbox &&
+	expect_fail "$CHECK" series && grep_err "is numbered 1/1, its place in the series is 1/2" &&
+	grep_err "is numbered 2/1, its place in the series is 2/2"
 '
 
 test_expect_success 'two mails in one file are refused' '
