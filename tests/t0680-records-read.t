@@ -12,7 +12,7 @@
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 7
+plan 8
 B=1111111111111111111111111111111111111111
 H=2222222222222222222222222222222222222222
 
@@ -57,6 +57,28 @@ test_expect_success 'a field of the wrong type is named: samples, params, cpu, c
 	refused k.jsonl "records: k.jsonl:1: field .clock. is int, not a string" &&
 	rec $B 1 2 | sed "s/\"params\":{\"size\":64}/\"params\":[64]/" >a.jsonl &&
 	refused a.jsonl "records: a.jsonl:1: field .params. is array, not an object"
+'
+
+test_expect_success 'every field the reader types, of the wrong type, is named: each string, digest, cpu.flags' '
+	rec $B 1 2 >ok.jsonl &&
+	for f in suite case metric unit commit kernel accel clock host time error model model_label; do
+		python3 -c "
+import json, sys
+r = json.loads(open(\"ok.jsonl\").read())
+r[sys.argv[1]] = 7
+print(json.dumps(r))" $f >f.jsonl &&
+		refused f.jsonl "records: f.jsonl:1: field .$f. is int, not a string" ||
+			{ echo "field $f"; return 1; }
+	done &&
+	rec $B 1 2 | sed "s/\"params\"/\"digest\":[\"ab\",3],\"params\"/" >d.jsonl &&
+	refused d.jsonl "records: d.jsonl:1: field .digest\[1\]. is not a string" &&
+	rec $B 1 2 | sed "s/\"params\"/\"digest\":\"ab\",\"params\"/" >d2.jsonl &&
+	refused d2.jsonl "records: d2.jsonl:1: field .digest. is string, not an array of strings" &&
+	rec $B 1 2 | sed "s/\"flags\":\[\"erms\",\"clwb\"\]/\"flags\":[\"erms\",1]/" >g.jsonl &&
+	refused g.jsonl "records: g.jsonl:1: field .cpu.flags\[1\]. is not a string" &&
+	rec $B 1 2 | sed "s/\"flags\":\[\"erms\",\"clwb\"\]/\"flags\":\"erms\"/" >g2.jsonl &&
+	refused g2.jsonl "records: g2.jsonl:1: field .cpu.flags. is string, not an array" &&
+	"$REPORT" ok.jsonl >/dev/null
 '
 
 test_expect_success 'a record in the directory of another commit: refused, the way out named' '
