@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 3
+plan 4
 
 test_expect_success 'a changed changelog shows as a modified commit, the rest as equal' '
 	cp -r "$TOP/patches" p &&
@@ -29,6 +29,20 @@ test_expect_success 'a PREV without patches/series is a clear error, nothing app
 	PREV=$root expect_fail sh "$TOP/scripts/range-diff.sh" &&
 	grep_err "prev: $root \($root\) has no patches/series" &&
 	[ "$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/prev" || echo none)" = "$before" ] &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ]
+'
+test_expect_success 'the default PREV: the parent of the last change of patches/, or HEAD with local changes' '
+	# a clone of the toolkit, so that patches/ can be changed without
+	# touching this checkout; the kernel and the worktree are the tests'\''
+	git clone -q "$TOP" tk && kt=$(cd "$TOP/kernel-tree" && pwd) &&
+	last=$(git -C tk log -n 1 --format=%H -- patches) && [ -n "$last" ] &&
+	want=$(git -C tk rev-parse "$last^") &&
+	KERNEL_TREE=$kt sh tk/scripts/range-diff.sh >rd 2>err || { cat err; false; } &&
+	grep -q "applying patches/ of $last^ ($(printf %.12s "$want")) on " err &&
+	grep -q "^[0-9]*:  [0-9a-f]* [=!] [0-9]*:  [0-9a-f]* " rd &&
+	echo "# a local change" >>tk/patches/series &&
+	KERNEL_TREE=$kt sh tk/scripts/range-diff.sh >rd 2>err || { cat err; false; } &&
+	grep -q "applying patches/ of HEAD ($(git -C tk rev-parse --short=12 HEAD)) on " err &&
 	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ]
 '
 done_testing
