@@ -9,7 +9,7 @@
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-plan 5
+plan 6
 
 # new_kernel SED-FOR-MEMCPY: a "newer kernel": the base with memcpy_64.S
 # edited by SED and the first patch of the series already in it
@@ -47,6 +47,19 @@ test_expect_success 'offsets and an upstream patch: re-pinned, refs moved' '
 	[ "$nb" = "$to" ] &&
 	[ "$(git -C "$WORKTREE" rev-list --count "$to..$nh")" = "$(($(awk "!/^#/ && \$2 == \"applied\"" "$TOP/patches/series" | wc -l) - 1))" ]
 '
+test_expect_success 'fuzz: a changed context line is applies-fuzz with its fuzz, never a clean applies' '
+	to=$(new_kernel "s|could/should do much better|could do much better|") &&
+	TO=$to sh "$TOP/scripts/repin.sh" >out; rc=$?;
+	cat out;
+	nb=$(git -C "$WORKTREE" rev-parse "$REF_NS/base"); nh=$(git -C "$WORKTREE" rev-parse "$REF_NS/series");
+	git -C "$WORKTREE" update-ref "$REF_NS/base" "$BASE" && git -C "$WORKTREE" update-ref "$REF_NS/series" "$HEAD" &&
+	git -C "$WORKTREE" checkout -q --detach "$HEAD" && [ $rc = 0 ] &&
+	grep -q "^applies-fuzz  *.*REP-MOVSB.* fuzz 1" out &&
+	! grep -q "^applies  *.*REP-MOVSB" out && [ "$nb" = "$to" ] &&
+	git -C "$WORKTREE" show "$nh:arch/x86/lib/memcpy_64.S" >m.S &&
+	grep -q "could do much better" m.S && grep -q "ALTERNATIVE_2 \"jmp memcpy_orig\"" m.S
+'
+
 test_expect_success 'TO_DEBIAN: an unknown version fails at the download; nothing changes' '
 	pin=$(sha256sum <"$TOP/scripts/pin.conf") && link=$(git -C "$TOP" ls-files -s kernel-tree) &&
 	TO_DEBIAN=0.0-no-such-version expect_fail sh "$TOP/scripts/repin.sh" &&
