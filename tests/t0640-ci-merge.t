@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$BIN/ci-merge" ] || bail "$BIN/ci-merge is not built: run 'make tools'"
-plan 7
+plan 8
 B=1111111111111111111111111111111111111111
 H=3333333333333333333333333333333333333333
 MERGE_COMMITS=$TEST_OUT/t0640-commits.txt
@@ -111,5 +111,28 @@ test_expect_success 'icount runs of two hosts: equal, within the 1 ms the kernel
 test_expect_success 'a missing input is named; no input is a usage error' '
 	expect_fail sh "$TOP/ci/merge.sh" nothere && grep_err "merge: inputs: .nothere. does not exist" &&
 	{ rc=0; sh "$TOP/ci/merge.sh" 2>/dev/null || rc=$?; } && [ $rc = 2 ]
+'
+test_expect_success 'no base record for a metric (or for one CPU): no change against the base, never another commit' '
+	M=2222222222222222222222222222222222222222 &&
+	printf "%s\tbase\n%s\tmiddle\n%s\thead\n" $B $M $H >three.txt &&
+	mkdir -p c &&
+	for x in "100 $B hostA" "90 $M hostA" "80 $H hostA" "70 $M hostB" "60 $H hostB"; do
+		set -- $x &&
+		sh "$REC" --normal "$1" 1 10 5 bench memcpy-sweep/v/64 ns_per_call ns "$2" host "cpu $3" "$3" "{}" >>c/records.jsonl ||
+			return 1
+	done &&
+	# a second metric that the base never measured, on both CPUs
+	for x in "9 $M hostA" "8 $H hostA" "7 $M hostB" "6 $H hostB"; do
+		set -- $x &&
+		sh "$REC" --normal "$1" 1 10 6 bench memcpy-sweep/v/64 ns_per_byte ns "$2" host "cpu $3" "$3" "{}" >>c/records.jsonl ||
+			return 1
+	done &&
+	MERGE_COMMITS=three.txt MERGE_OUT=$SCRATCH/m sh "$TOP/ci/merge.sh" c && jcells m >cells && cat cells &&
+	grep -q "^2222 host, cpu hostA 10 -1[0-9]" cells && grep -q "^3333 host, cpu hostA 10 -[12][0-9]" cells &&
+	grep -q "^2222 host, cpu hostB 10 None$" cells && grep -q "^3333 host, cpu hostB 10 None$" cells &&
+	[ "$(wc -l <cells)" = 9 ] && [ "$(grep -c " None$" cells)" = 7 ] &&
+	grep "ns_per_byte" m/merge.md | grep -q "| 3333" &&
+	! grep "ns_per_byte" m/merge.md | grep -Eq "\(n 10\) [-+][0-9.]+%" &&
+	grep "| 3333" m/merge.md | grep -q " (n 10) |$" && ! grep "| 3333" m/merge.md | grep -Eq "\(n 10\) [-+][0-9.]+% [*]* \|$"
 '
 done_testing
