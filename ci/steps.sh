@@ -35,7 +35,7 @@ step_build_check() {
 step_build_inputs() {
 	echo "commit $1"
 	printf '%s\n' "${CI_SETTINGS_build?ci/run.sh: step_build_check did not run}"
-	files_hash "$TOP/scripts/build.sh" "$BIN/record-write"
+	files_hash "$TOP/scripts/build.sh" "$TOP/scripts/lib.sh" "$BIN/record-write"
 }
 
 # a kernel that does not build is a result (an error record), not a
@@ -61,8 +61,8 @@ step_checks_inputs() {
 	echo "commit $1"
 	printf '%s\n' "${CI_SETTINGS_checks?ci/run.sh: step_checks_check did not run}"
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
-	files_hash $(find "$TOP/checks" -type f | LC_ALL=C sort) "$BIN/record-write" \
-		"$BIN/changelog-lint" "$BIN/kunit-records"
+	files_hash $(find "$TOP/checks" -type f | LC_ALL=C sort) "$TOP/scripts/lib.sh" \
+		"$BIN/record-write" "$BIN/changelog-lint" "$BIN/kunit-records"
 }
 
 step_checks_run() {
@@ -82,11 +82,18 @@ step_bench_vm_check() {
 		--accel "$ACCEL" --clock "$CLOCK" --model "${MODEL:-none}"
 }
 
+# the files: the kernel, the tools, and every script of bench-vm/ and
+# the module of pages/ (run.sh sources or runs them: rundir.sh,
+# initramfs.sh, pdeath.sh; found by directory, so a new one counts too),
+# and scripts/lib.sh, which run.sh sources
 step_bench_vm_inputs() {
 	echo "commit $1"
 	printf '%s\n' "${CI_SETTINGS_bench_vm?ci/run.sh: step_bench_vm_check did not run}"
-	files_hash "$OUT/build/$1/arch/x86/boot/bzImage" "$TOP/bench-vm/run.sh" \
-		"$BIN/bench-vm-agent" "$BIN/bench-vm-collect"
+	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
+	files_hash "$OUT/build/$1/arch/x86/boot/bzImage" "$BIN/bench-vm-agent" \
+		"$BIN/bench-vm-collect" "$TOP/scripts/lib.sh" \
+		$(find "$TOP/bench-vm" -maxdepth 1 -type f -name '*.sh' | LC_ALL=C sort) \
+		$(find "$TOP/bench-vm/pages" -type f | LC_ALL=C sort)
 }
 
 # step_bench_vm_clock COMMIT DIR: "ACCEL CLOCK" (tcg icount, kvm wall...)
@@ -118,7 +125,7 @@ step_bench_inputs() {
 	echo "commit $1"
 	echo "args $BENCH_ARGS"
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
-	files_hash "$BIN/copy-bench" "$TOP/bench/run.sh" "$TOP/bench/gen.sh" \
+	files_hash "$BIN/copy-bench" "$TOP/bench/run.sh" "$TOP/bench/gen.sh" "$TOP/scripts/lib.sh" \
 		$(find "$TOP/bench/kernel" "$TOP/bench/shim" -type f 2>/dev/null | LC_ALL=C sort)
 }
 
