@@ -6,14 +6,16 @@
 # that fails or is skipped leaves its last good results and their stamp,
 # its attempt aside; the plan counts the steps that will run, whatever
 # their last run took; the view of a step's log dies with nobody's
-# Ctrl-C: the step's last words reach its log, its cleanup runs.  Fake
-# steps (CI_STEPS_FILE) with the real checks of ci/steps.sh, on a
+# Ctrl-C: the step's last words reach its log, its cleanup runs; and the
+# real stamps: in a clone of the toolkit, an edit of a file a step runs
+# or sources, or a variable it reads, reruns exactly the steps that do.
+# Fake steps (CI_STEPS_FILE) with the real checks of ci/steps.sh, on a
 # three-commit repository.
 . "$(dirname "$0")/lib.sh"
 for t in ci-report record-write copy-bench; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
-plan 5
+plan 6
 
 setup() {
 	fake_series repo &&
@@ -54,6 +56,34 @@ with() {
 	# shellcheck disable=SC2163 # VAR=VALUE, exported as such
 	(export "$1" && ci)
 }
+
+test_expect_success 'the real stamps: a file a step sources or runs, or a variable it reads, reruns that step, and only the steps that read it' '
+	# a clone of the toolkit, whose files can change; the real steps, only their runs faked
+	fake_series repo && git clone -q "$TOP" tk &&
+	cat >rsteps.sh <<-EOS &&
+	. "$SCRATCH/tk/ci/steps.sh"
+	EOS
+	cat >>rsteps.sh <<-\EOS &&
+	for s in build checks bench-vm bench; do
+		f=$(printf %s "$s" | tr - _)
+		eval "step_${f}_run() { echo \"$s \$1\" >>\"$SCRATCH/ran\"; \"\$BIN/record-write\" --to \"\$2/records.jsonl\" --suite $s --case x --metric y --unit ms --commit \"\$1\" 1; }"
+	done
+	EOS
+	rci() {
+		: >ran && : >ack && KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/rsteps.sh CI_OUT=$SCRATCH/rci \
+			GATE_ACK=$SCRATCH/ack sh tk/ci/run.sh >rci.out 2>rci.err || { cat rci.err >&2; return 1; }
+		sort -u ran | cut -d" " -f1 | sort -u | tr "\n" " "
+	}
+	[ "$(rci)" = "bench bench-vm build checks " ] && [ "$(rci)" = "" ] &&
+	for f in bench-vm/rundir.sh bench-vm/initramfs.sh bench-vm/pdeath.sh bench-vm/pages/bench_vm_pages.c; do
+		echo "# changed" >>"tk/$f" && [ "$(rci)" = "bench-vm " ] || { echo "file $f"; return 1; }
+	done &&
+	echo "# changed" >>tk/scripts/lib.sh && [ "$(rci)" = "bench bench-vm build checks " ] &&
+	for v in MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1 MODEL=cache MODEL_ARGS=top=5 NS_SIZE=8G REBINDS=3 CPU=max,-erms; do
+		# shellcheck disable=SC2163 # VAR=VALUE, exported as such
+		[ "$(export "$v" && rci)" = "bench-vm " ] && [ "$(rci)" = "bench-vm " ] || { echo "variable $v"; return 1; }
+	done
+'
 
 test_expect_success 'a mistyped variable of any step, or of the gate: exit 2 before any step runs, every result as it was' '
 	setup && : >ack && ci && cp -a ci before && : >ran || return 1
