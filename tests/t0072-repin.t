@@ -22,6 +22,16 @@ new_kernel() {
 	git -C "$WORKTREE" rev-parse HEAD && git -C "$WORKTREE" checkout -q --detach "$HEAD"
 }
 
+# repin_back TO: a repin to TO that must succeed, its status in out, the
+# refs it moved in nb and nh; then the refs and the worktree back as they were
+repin_back() {
+	TO=$1 sh "$TOP/scripts/repin.sh" >out; rc=$?
+	cat out
+	nb=$(git -C "$WORKTREE" rev-parse "$REF_NS/base"); nh=$(git -C "$WORKTREE" rev-parse "$REF_NS/series")
+	git -C "$WORKTREE" update-ref "$REF_NS/base" "$BASE" && git -C "$WORKTREE" update-ref "$REF_NS/series" "$HEAD" &&
+		git -C "$WORKTREE" checkout -q --detach "$HEAD" && [ $rc = 0 ]
+}
+
 test_expect_success 'a conflict names the file and hunk; pin, refs and worktree unchanged' '
 	to=$(new_kernel "s/^\tALTERNATIVE \"jmp memcpy_orig\", \"\", X86_FEATURE_FSRM$/\tALTERNATIVE \"jmp memcpy_orig\", \"nop\", X86_FEATURE_FSRM/") &&
 	TO=$to expect_fail sh "$TOP/scripts/repin.sh" &&
@@ -36,11 +46,7 @@ test_expect_success 'a conflict names the file and hunk; pin, refs and worktree 
 
 test_expect_success 'offsets and an upstream patch: re-pinned, refs moved' '
 	to=$(new_kernel "1i /* three */\n/* new */\n/* lines */") &&
-	TO=$to sh "$TOP/scripts/repin.sh" >out; rc=$?;
-	cat out;
-	nb=$(git -C "$WORKTREE" rev-parse "$REF_NS/base"); nh=$(git -C "$WORKTREE" rev-parse "$REF_NS/series");
-	git -C "$WORKTREE" update-ref "$REF_NS/base" "$BASE" && git -C "$WORKTREE" update-ref "$REF_NS/series" "$HEAD" &&
-	git -C "$WORKTREE" checkout -q --detach "$HEAD" && [ $rc = 0 ] &&
+	repin_back "$to" &&
 	grep -q "^upstream  *0001-.* reverse-applies" out &&
 	grep -q "^applies-offset  *.*REP-MOVSB.* offset 3 lines" out &&
 	[ "$(grep -c "^applies " out)" -ge 1 ] &&
@@ -49,11 +55,7 @@ test_expect_success 'offsets and an upstream patch: re-pinned, refs moved' '
 '
 test_expect_success 'fuzz: a changed context line is applies-fuzz with its fuzz, never a clean applies' '
 	to=$(new_kernel "s|could/should do much better|could do much better|") &&
-	TO=$to sh "$TOP/scripts/repin.sh" >out; rc=$?;
-	cat out;
-	nb=$(git -C "$WORKTREE" rev-parse "$REF_NS/base"); nh=$(git -C "$WORKTREE" rev-parse "$REF_NS/series");
-	git -C "$WORKTREE" update-ref "$REF_NS/base" "$BASE" && git -C "$WORKTREE" update-ref "$REF_NS/series" "$HEAD" &&
-	git -C "$WORKTREE" checkout -q --detach "$HEAD" && [ $rc = 0 ] &&
+	repin_back "$to" &&
 	grep -q "^applies-fuzz  *.*REP-MOVSB.* fuzz 1" out &&
 	! grep -q "^applies  *.*REP-MOVSB" out && [ "$nb" = "$to" ] &&
 	git -C "$WORKTREE" show "$nh:arch/x86/lib/memcpy_64.S" >m.S &&
