@@ -64,11 +64,11 @@ test_expect_success '--print-cmd: the QEMU command, quoted, one NVDIMM piece eac
 
 test_expect_success '--clock: icount by default under TCG (-icount shift=0,sleep=off), wall under KVM; icount on KVM is a usage error' '
 	NVDIMM_DIR=$SCRATCH $RUN --print-cmd --accel tcg --kernel "$KERNEL" --results res >cmd && cat cmd &&
-	tail -n 1 cmd | grep -q " .-accel. .tcg. .-icount. .shift=0,sleep=off. .-cpu. .max. " &&
+	tail -n 1 cmd | grep -q " .-accel. .tcg. .-icount. .shift=0,sleep=off. .-seed. .1. .-rtc. .base=2026-01-01T00:00:00,clock=vm. .-cpu. .max. " &&
 	NVDIMM_DIR=$SCRATCH $RUN --print-cmd --accel tcg --clock icount --kernel "$KERNEL" --results res >cmd &&
 	tail -n 1 cmd | grep -q " .-icount. .shift=0,sleep=off. " &&
 	NVDIMM_DIR=$SCRATCH $RUN --print-cmd --accel kvm --kernel "$KERNEL" --results res >cmd &&
-	tail -n 1 cmd | grep -q " .-accel. .kvm. .-cpu. " && ! grep -q " .-icount. " cmd &&
+	tail -n 1 cmd | grep -q " .-accel. .kvm. .-cpu. " && ! grep -q " .-icount. \| .-seed. \| .-rtc. " cmd &&
 	NVDIMM_DIR=$SCRATCH CLOCK=wall $RUN --print-cmd --accel tcg --kernel "$KERNEL" --results res >cmd &&
 	! grep -q " .-icount. " cmd &&
 	{ rc=0; $RUN --print-cmd --accel kvm --clock icount --kernel "$KERNEL" --results res 2>err || rc=$?; } &&
