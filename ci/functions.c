@@ -5,7 +5,8 @@
  * against the parent, like perf diff but exact.  From the est_cycles
  * records' "functions" (doc/records.md): per bind, the plugin's top N
  * functions by est_cycles.  A function below the top N of some bind of a
- * cell has no figure there ("-"), never a 0.  See report.h.
+ * cell, or a bind whose record has no functions, has no figure there
+ * ("-"), never a 0.  See report.h.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -42,8 +43,8 @@ static int fn_row(const struct row *w)
 	const char *c = w->rec->case_name;
 	size_t n = strlen(c);
 
-	return w->rec->model && w->rec->functions && !strcmp(w->rec->metric, "est_cycles") &&
-	       n > 7 && !strcmp(c + n - 7, "/rebind");
+	return w->rec->model && !strcmp(w->rec->metric, "est_cycles") && n > 7 &&
+	       !strcmp(c + n - 7, "/rebind");
 }
 
 struct fn_sum {
@@ -76,6 +77,11 @@ static struct fn_sum *cell_sums(const struct cell *c, size_t *n, size_t *binds)
 	for (i = 0; i < c->nrecs; i++) {
 		const struct record *rec = c->recs[i];
 
+		/* a record without functions: its binds have none known */
+		if (!rec->functions) {
+			*binds += rec->n;
+			continue;
+		}
 		for (s = 0; s < rec->n; s++) {
 			json_object *per = json_object_array_get_idx(rec->functions, s);
 
@@ -144,6 +150,11 @@ static int fn_diff_row(const struct row *w, size_t c, struct fn_diff *d)
 		return 0;
 	pv = cell_sums(&w->cells[c - 1], &np, &bp);
 	cv = cell_sums(&w->cells[c], &nc, &bc);
+	if (!np && !nc) {
+		free(pv);
+		free(cv);
+		return 0;
+	}
 	d->row = w;
 	d->col = c;
 	d->top = model_top(w->rec);

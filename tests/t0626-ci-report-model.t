@@ -62,6 +62,16 @@ test_expect_success 'where the work goes: the functions that changed most, large
 	assert z["commit"]["est_cycles"] is None and z["parent"]["est_cycles"] == 5156465, z
 	assert d["nd_pmem/rebind"]["top"] == 5
 	PY
+	# a second record of the head without functions (a run that kept
+	# none): its binds know no function, so the head side is "-", no crash
+	grep "\"metric\":\"est_cycles\"" "$FX/model-head.jsonl" |
+		python3 -c "import json, sys
+for l in sys.stdin:
+    r = json.loads(l); del r[\"functions\"]; r[\"time\"] = \"2026-12-02T01:00:00Z\"; print(json.dumps(r))" >nofn.jsonl &&
+	"$REPORT" --commits commits.txt "$FX/model-base.jsonl" "$FX/model-head.jsonl" nofn.jsonl >n.txt &&
+	grep -q "^      __init_single_page  *71584266 -> -  *- " n.txt &&
+	! sed -n "/^Where the work goes/,/^\$/p" n.txt | grep "^      [a-z_]" | grep -v "^      function  " |
+		grep -v " -> -  " | grep -q .
 '
 
 test_expect_success 'each claim has the model beside it: the same cases and commits in est_cycles' '
