@@ -256,6 +256,15 @@ check_qemu() {
 	[ "$rc" = 85 ] || { echo "qemu exited $rc, not 85"; cat log; return 1; }
 }
 
+check_qemu_user() {
+	what 'qemu-x86_64 runs a static program in user mode (bench/count.sh counts host code with it)'
+	printf 'int main(void) { return 42; }\n' >u.c
+	gcc -static -o u u.c
+	rc=0
+	timeout 30 qemu-x86_64 ./u || rc=$?
+	[ "$rc" = 42 ] || { echo "qemu-x86_64 exited $rc, not 42"; return 1; }
+}
+
 check_ndctl() {
 	what 'ndctl and daxctl list (no devices here) as JSON'
 	ndctl list -D >n.json

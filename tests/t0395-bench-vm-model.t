@@ -72,7 +72,7 @@ test_expect_success 'bench-vm-collect --model: records with the model and its la
 	{
 		printf "model\tname=cache\tl1d_size=49152\tllc_size=16777216\n" &&
 		for w in 1 2; do
-			printf "window\tseq=$w\tinsns=1$w\tloads=2\tstores=3\tnt_stores=0\tnt_bytes=0\trep_iters=0\trep_bytes=0\tsfences=0\tmfences=0\tl1d_load_misses=0\tl1d_store_misses=1\tllc_load_misses=0\tllc_store_misses=1\tllc_writebacks=0\test_cycles=9$w\n" &&
+			printf "window\tseq=$w\tinsns=1$w\tloads=2\tstores=3\tnt_stores=0\tnt_bytes=0\trep_iters=0\trep_bytes=0\tsfences=0\tmfences=0\tl1d_load_misses=0\tl1d_store_misses=1\tllc_load_misses=0\tllc_store_misses=1\tllc_writebacks=0\tnt_rereads=0\trep_starts=0\test_cycles=9$w\n" &&
 			printf "func\tseq=$w\trank=1\tname=f$w\tinsns=1$w\test_cycles=9$w\n" || return 1
 		done &&
 		printf "end\twindows=2\tbad_markers=0\twrite=ok\n"
@@ -154,7 +154,8 @@ test_expect_success 'synthetic copies: a second boot, with a busy CPU beside it:
 	python3 - "$BOOTS/s1/records.jsonl" "$BOOTS/s2/records.jsonl" <<-\PY
 	import json, sys
 	a, b = ({(r["case"], r["metric"]): r for r in map(json.loads, open(f)) if r.get("model")} for f in sys.argv[1:])
-	assert len(a) == 4 * 15 and a.keys() == b.keys(), (len(a), a.keys() ^ b.keys())
+	# 4 windows of 16 events (plugin/events.def) and est_cycles each
+	assert len(a) == 4 * 17 and a.keys() == b.keys(), (len(a), a.keys() ^ b.keys())
 	for k in sorted(a):
 	    assert a[k]["samples"] == b[k]["samples"], (k, a[k]["samples"], b[k]["samples"])
 	    assert a[k].get("functions") == b[k].get("functions"), k
@@ -175,7 +176,8 @@ test_expect_success 'binds under the model: two boots give identical counts per 
 	python3 - "$BOOTS/m1/records.jsonl" "$BOOTS/m2/records.jsonl" <<-\PY
 	import json, sys
 	a, b = ({(r["case"], r["metric"]): r for r in map(json.loads, open(f)) if r.get("model")} for f in sys.argv[1:])
-	assert len(a) == 6 * 15 and a.keys() == b.keys(), (len(a), a.keys() ^ b.keys())
+	# 6 bind cases of 16 events and est_cycles each
+	assert len(a) == 6 * 17 and a.keys() == b.keys(), (len(a), a.keys() ^ b.keys())
 	differ = [k for k in sorted(a) if a[k]["samples"] != b[k]["samples"] or a[k].get("functions") != b[k].get("functions")]
 	for k in differ:
 	    print("differs:", k, a[k]["samples"], b[k]["samples"])

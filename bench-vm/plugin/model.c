@@ -100,6 +100,10 @@ void model_open(struct model *m)
 	for (i = 0; i < m->nr_vcpus; i++)
 		cache_reset(&m->l1d[i]);
 	cache_reset(&m->llc);
+	memset(m->inflight, 0, sizeof(m->inflight));
+	m->rep_next_load = 0;
+	m->rep_next_store = 0;
+	m->rep_load_jumped = 0;
 	m->active = 1;
 }
 
@@ -110,6 +114,18 @@ static void stream_line(struct model *m, struct cache *l1, uint64_t *ev, uint64_
 	/* a dirty copy is written back before the streamed data replaces it */
 	if (cache_entry_dirty(e1) || cache_entry_dirty(e2))
 		ev[EV_llc_writebacks]++;
+	m->inflight[line & (MODEL_INFLIGHT - 1)] = line + 1;
+}
+
+/* a miss on a line still in flight from a streaming store waits for it */
+static void reread(struct model *m, uint64_t *ev, uint64_t line)
+{
+	uint64_t *slot = &m->inflight[line & (MODEL_INFLIGHT - 1)];
+
+	if (*slot != line + 1)
+		return;
+	*slot = 0;
+	ev[EV_nt_rereads]++;
 }
 
 static void cached_line(struct model *m, struct cache *l1, uint64_t *ev, uint64_t line,
@@ -126,6 +142,7 @@ static void cached_line(struct model *m, struct cache *l1, uint64_t *ev, uint64_
 	if (cache_access(&m->llc, line, 0, &victim))
 		return;
 	ev[store ? EV_llc_store_misses : EV_llc_load_misses]++;
+	reread(m, ev, line);
 	if (cache_entry_dirty(victim))
 		ev[EV_llc_writebacks]++;
 }
@@ -152,9 +169,19 @@ void model_access(struct model *m, unsigned int vcpu, size_t func, enum insn_cla
 		if (cls == INSN_REP_MOVS || cls == INSN_REP_STOS) {
 			ev[EV_rep_iters]++;
 			ev[EV_rep_bytes] += size;
+			/* a MOVS iteration loads, then stores (QEMU's order) */
+			if (vaddr != m->rep_next_store ||
+			    (cls == INSN_REP_MOVS && m->rep_load_jumped))
+				ev[EV_rep_starts]++;
+			m->rep_next_store = vaddr + size;
+			m->rep_load_jumped = 0;
 		}
 	} else {
 		ev[EV_loads]++;
+		if (cls == INSN_REP_MOVS) {
+			m->rep_load_jumped = vaddr != m->rep_next_load;
+			m->rep_next_load = vaddr + size;
+		}
 	}
 	for (; line <= last; line++)
 		cached_line(m, l1, ev, line, store);

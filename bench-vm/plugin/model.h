@@ -17,7 +17,10 @@
  * The model: caches of 64-byte lines, LRU, write-back; a cached store
  * allocates its line (write-allocate: a miss reads the line first); a
  * streaming store bypasses both levels and evicts its line where present
- * (written back first when dirty); L1d is not inclusive of the LLC.  No
+ * (written back first when dirty); L1d is not inclusive of the LLC.  The
+ * last MODEL_INFLIGHT lines streamed are kept as in flight: a load or
+ * store that misses the LLC on one of them is an nt_reread (it waits for
+ * the streaming store to reach memory, a latency, not a bandwidth).  No
  * prefetch, no timing, no coherence between vCPUs (the bench guest has
  * one); addresses are guest virtual addresses.
  */
@@ -53,6 +56,8 @@ struct model_params {
 };
 
 #define MODEL_LINE 64
+/* streamed lines kept as in flight, direct-mapped by line: a power of two */
+#define MODEL_INFLIGHT 64
 #define MODEL_LINE_SHIFT 6
 
 /* The defaults: every host gives the same figures (model.c, README). */
@@ -70,6 +75,15 @@ struct model {
 	int active;
 	unsigned int seq;		/* windows opened */
 	unsigned int bad_markers;	/* an open inside a window, a close outside */
+	uint64_t inflight[MODEL_INFLIGHT];	/* line + 1 of recent streams; 0: none */
+	/*
+	 * REP starts: an iteration whose load or store address is not where
+	 * the last iteration's ended starts a REP (rep_starts).  Two REPs
+	 * back to back on contiguous addresses count as one (clear_page on
+	 * consecutive pages); a backward (DF=1) REP counts every iteration.
+	 */
+	uint64_t rep_next_load, rep_next_store;
+	int rep_load_jumped;
 };
 
 /* 0, or -1 with *@why. */

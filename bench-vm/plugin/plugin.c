@@ -8,6 +8,8 @@
  *
  *   qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off \
  *       -plugin bench-vm-model.so,out=FILE[,symbols=System.map][,KEY=VALUE]...
+ *   qemu-x86_64 -plugin bench-vm-model.so,out=FILE PROGRAM...   (user mode:
+ *       one thread; the windows of a host program, bench/count.sh)
  * Keys (model.c has the defaults): l1d_size, l1d_ways, llc_size,
  * llc_ways (sizes with K, M or G), top (functions written per window),
  * w_l1, w_llc, w_mem, w_fence (the weights of est_cycles).
@@ -86,6 +88,21 @@ static void on_marker(unsigned int vcpu, void *ud)
 		fprintf(stderr, PROG ": write: %s: %s\n", out_path, strerror(errno));
 		write_failed = 1;
 	}
+}
+
+/*
+ * User mode (qemu-x86_64, bench/count.sh): each thread of the program is
+ * a vCPU, and the model has one: a second thread is refused, not counted
+ * into another's caches.
+ */
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	(void)id;
+	if (vcpu < model.nr_vcpus)
+		return;
+	fprintf(stderr, PROG ": vCPU %u: the model counts %u (a second thread in user mode)\n",
+		vcpu, model.nr_vcpus);
+	exit(1);
 }
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -202,9 +219,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			QEMU_PLUGIN_VERSION, "bench-vm/plugin/qemu-plugin-api.h");
 		return -1;
 	}
-	if (!info->system_emulation || strcmp(info->target_name, "x86_64")) {
-		fprintf(stderr, PROG ": install: needs qemu-system-x86_64, not %s%s\n",
-			info->target_name, info->system_emulation ? "" : " user mode");
+	if (strcmp(info->target_name, "x86_64")) {
+		fprintf(stderr, PROG ": install: needs qemu-system-x86_64 or qemu-x86_64, not %s\n",
+			info->target_name);
 		return -1;
 	}
 	params = model_defaults;
@@ -225,7 +242,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	 * (from the writer's L1 only) are not shared safely between vCPUs,
 	 * and the model keeps no coherence; run.sh boots -smp 1.
 	 */
-	vcpus = info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
+	vcpus = !info->system_emulation ? 1 :
+		info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
 	if (vcpus != 1) {
 		fprintf(stderr, PROG ": install: the guest has %d vCPUs: %s\n", vcpus,
 			"the model counts one (-smp 1)");
@@ -240,6 +258,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, PROG ": write: %s: %s\n", out_path, strerror(errno));
 		return -1;
 	}
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
 	qemu_plugin_register_atexit_cb(id, on_atexit, NULL);
 	return 0;

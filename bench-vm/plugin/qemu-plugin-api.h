@@ -86,6 +86,8 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
 				      void *userdata);
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_index);
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 				    qemu_plugin_udata_cb_t cb, void *userdata);
 void qemu_plugin_outs(const char *string);
