@@ -47,7 +47,7 @@ LIB_RECORD = lib/record-write.c lib/record-write.h lib/record.c lib/record.h
 # writer, the statistics, the table of records (ci-report, ci-merge,
 # bench-vm-report), errors and allocation
 LIB_OBJ = $(addprefix $(OUT)/obj/lib/,table.o setup.o record-read.o record-fields.o \
-	  record-write.o stats.o util.o mbox.o)
+	  record-write.o stats.o util.o mbox.o costs.o)
 LIB_LIBS = -ljson-c -lgsl -lgslcblas -lm
 # Each area adds its targets, tools (TOOLS += ...) and help lines
 # (HELP += ...) in its own fragment.

@@ -5,6 +5,7 @@
  * copy-bench.c   options, CPU pinning, the variant table, records
  * experiments.c  the experiments, one function each, in a table
  * selftest.c     the differential test of every variant against memcpy()
+ * costs.c        the cost table's kernels (costs.S), one class each
  * stats.c        median and 95% CI (GSL)
  * ntstore.S      non-temporal store bandwidth loops
  */
@@ -49,7 +50,23 @@ struct bench {
 	unsigned long pages;	/* template copy: struct pages per pass */
 	const char *perf;	/* perf binary for the peer check, or NULL */
 	void (*sfence)(void);
+	FILE *windows;		/* --count: each window's case, in order */
+	unsigned int window_seq;
 };
+
+/*
+ * The model plugin's window markers (bench-vm/plugin/decode.h) around
+ * each timed call the cost fit uses (cost-fit.c): a 7-byte NOP on the
+ * host; under qemu-x86_64 with bench-vm-model.so (bench/costs.sh), the
+ * window whose counts the fit joins to the call's host time.  With
+ * --count, window_open() writes "window\tseq=N\tcase=NAME\tpages=P" to
+ * b->windows: P is the record's params.pages (0: none), for the join.
+ */
+void window_open(struct bench *b, const char *case_name, unsigned long pages);
+static inline void window_close(void)
+{
+	__asm__ volatile("nopl 0x4d564202(%%rax)" ::: "memory");
+}
 
 struct variant *variant_find(const char *name);
 void print_claim(const char *id, const char *reproduced);
@@ -57,6 +74,13 @@ void print_header(const struct bench *b, const char *title);
 /* one record: case, metric, unit, samples, params (owned) */
 int emit(const struct bench *b, const char *case_name, const char *metric,
 	 const char *unit, const double *samples, size_t n, json_object *params);
+/* the experiments' shared helpers */
+int samples_or(const struct bench *b, int dflt, int quick);
+struct variant *need(const char *name);	/* resolved, or exit(1) */
+json_object *params(const struct variant *v);	/* a params object */
+void pset(json_object *p, const char *k, double v);
+void pstr(json_object *p, const char *k, const char *v);
+void ppre(json_object *p, const long *pre, size_t n);	/* "preempted" */
 double now_ns(void);
 extern double timer_overhead_ns;
 
@@ -72,13 +96,6 @@ struct lap {
 
 void lap_start(struct lap *l);
 double lap_stop(const struct lap *l, long *preempted);
-/*
- * Median and CI over the samples with preempted[i] == 0 when there are at
- * least max(3, n / 3) of them: returns 0; else over all samples: returns 1
- * (the tables mark it "*").  *used: how many samples were not preempted.
- */
-int stats_clean(const double *v, const long *preempted, size_t n,
-		struct stats *s, size_t *used);
 void *map_buffer(size_t len, int huge);
 void unmap_buffer(void *p, size_t len);
 void flush_range(const void *p, size_t len);
@@ -89,10 +106,24 @@ struct experiment {
 	const char *desc;
 };
 
+int exp_cost_classes(struct bench *b);	/* costs.c */
 extern const struct experiment experiments[];
 extern const size_t nr_experiments;
 
 int selftest(unsigned long seed, unsigned long random_cases);
+
+/* the cost-classes kernels (costs.S) */
+void cost_alu(size_t count);
+void cost_load(void *buf, size_t len, size_t reps);
+void cost_load_line(void *buf, size_t len, size_t reps);
+void cost_store(void *buf, size_t len, size_t reps);
+void cost_store_line(void *buf, size_t len, size_t reps);
+void cost_rmw(void *buf, size_t len, size_t reps);
+void cost_nt(void *buf, size_t len, size_t reps);
+void cost_fence(void *buf, size_t len, size_t reps);
+void cost_reread(void *buf, size_t len, size_t reps);
+void cost_rep(void *dst, const void *src, size_t len, size_t reps);
+void cost_rep_short(void *dst, const void *src, size_t reps);
 
 void bench_nt_movnti(void *dst, size_t len);
 void bench_nt_avx512(void *dst, size_t len);

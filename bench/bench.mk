@@ -9,7 +9,7 @@
 # routines into $(OUT)/bench/<commit>/variants.so, which it loads.
 
 BENCH_SRC = bench/copy-bench.c bench/experiments.c bench/selftest.c \
-	    lib/stats.c bench/ntstore.S
+	    bench/costs.c lib/stats.c bench/ntstore.S bench/costs.S
 BENCH_DEPS = $(BENCH_SRC) bench/bench.h lib/stats.h bench/variants.def \
 	     lib/claims.def
 
@@ -25,17 +25,29 @@ $(BIN)/copy-bench: $(BENCH_DEPS) $(OUT)/bench/obj/record.o $(OUT)/cflags
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $(BENCH_SRC) $(OUT)/bench/obj/record.o -ljson-c -lgsl -lgslcblas -lm
 
-.PHONY: bench bench-list
+# the cost table's fit: the host times of cost-classes on the model's counts
+TOOLS += $(BIN)/cost-fit
+$(BIN)/cost-fit: bench/cost-fit.c $(LIB_OBJ) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -Ilib -o $@ bench/cost-fit.c $(LIB_OBJ) $(LIB_LIBS)
+
+.PHONY: bench bench-list costs
 
 # COMMITS empty: bench/run.sh picks the base and the series (or, before
 # the series is applied, the base with the seed diffs in bench/seed-diffs).
 bench: $(BIN)/copy-bench
 	$(Q)COMMITS='$(COMMITS)' BENCH_ARGS='$(BENCH_ARGS)' sh bench/run.sh
 
+# this CPU's cost table and its check (bench/costs.sh; lib/costs.h)
+costs: $(BIN)/copy-bench $(BIN)/cost-fit $(BIN)/bench-vm-model.so
+	$(Q)sh bench/costs.sh
+
 bench-list: $(BIN)/copy-bench
 	$(Q)$(BIN)/copy-bench --list
 
 HELP += '  bench          reproduce the changelogs'"'"' copy figures on this CPU (COMMITS=..., BENCH_ARGS=...)'
+HELP += '  costs          this CPU'"'"'s cost table from the host kernels and the model'"'"'s counts, checked (COST_PAGES=...)'
 HELP += '  bench-list     the bench'"'"'s variant and experiment tables'
 
 .PHONY: bench-check-c

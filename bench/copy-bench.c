@@ -9,6 +9,11 @@
  *   copy-bench --variants SO [--commit ID] [--kernel VER] [--records FILE]
  *              [--only EXP[,EXP...]] [--samples N] [--pages N] [--cpu N]
  *              [--quick] [--perf PATH]
+ *   copy-bench --variants SO --count FILE [--only EXP,...] [--pages N]
+ *
+ * --count: a counting run, under qemu-x86_64 with bench-vm's model plugin
+ * (bench/costs.sh): one sample per case, no records; FILE names each
+ * window the plugin counts (bench.h, window_open()).
  *
  * Timing: clock_gettime(CLOCK_MONOTONIC_RAW), the vDSO's TSC-based clock,
  * read around a batch of calls long enough (tens of microseconds and up)
@@ -102,30 +107,6 @@ double lap_stop(const struct lap *l, long *preempted)
 	return t;
 }
 
-int stats_clean(const double *v, const long *preempted, size_t n,
-		struct stats *s, size_t *used)
-{
-	double *clean = malloc(n * sizeof(*clean));
-	size_t i, k = 0;
-	int r;
-
-	if (!clean)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (!preempted[i])
-			clean[k++] = v[i];
-	*used = k;
-	if (k >= 3 && k >= n / 3) {
-		r = stats_summary(clean, k, s);
-	} else {
-		r = stats_summary(v, n, s);
-		if (!r)
-			r = 1;
-	}
-	free(clean);
-	return r;
-}
-
 struct variant *variant_find(const char *name)
 {
 	size_t i;
@@ -183,6 +164,69 @@ void print_header(const struct bench *b, const char *title)
 	       c->avx512f ? " avx512f" : "");
 	printf(" ran on the host, pinned to CPU %d; commit %s\n", b->cpu,
 	       b->ctx.commit ? b->ctx.commit : "(none)");
+}
+
+void window_open(struct bench *b, const char *case_name, unsigned long pages)
+{
+	b->window_seq++;
+	if (b->windows && fprintf(b->windows, "window\tseq=%u\tcase=%s\tpages=%lu\n",
+				  b->window_seq, case_name, pages) < 0) {
+		fprintf(stderr, "copy-bench: --count: write failed: %s\n", strerror(errno));
+		exit(1);
+	}
+	__asm__ volatile("nopl 0x4d564201(%%rax)" ::: "memory");
+}
+
+/* The experiments' helpers (bench.h). */
+int samples_or(const struct bench *b, int dflt, int quick)
+{
+	if (b->samples)
+		return b->samples;
+	return b->quick ? quick : dflt;
+}
+
+struct variant *need(const char *name)
+{
+	struct variant *v = variant_find(name);
+
+	if (!v || !v->fn) {
+		fprintf(stderr, "copy-bench: variants: '%s' is not resolved\n", name);
+		exit(1);
+	}
+	return v;
+}
+
+json_object *params(const struct variant *v)
+{
+	json_object *p = json_object_new_object();
+
+	if (v) {
+		json_object_object_add(p, "variant", json_object_new_string(v->name));
+		json_object_object_add(p, "symbol", json_object_new_string(v->symbol));
+		json_object_object_add(p, "description", json_object_new_string(v->desc));
+	}
+	return p;
+}
+
+void pset(json_object *p, const char *k, double v)
+{
+	json_object_object_add(p, k, json_object_new_double(v));
+}
+
+void pstr(json_object *p, const char *k, const char *v)
+{
+	json_object_object_add(p, k, json_object_new_string(v));
+}
+
+/* per-sample preemption counts next to the samples, for the record */
+void ppre(json_object *p, const long *pre, size_t n)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int64(pre[i]));
+	json_object_object_add(p, "preempted", a);
 }
 
 int emit(const struct bench *b, const char *case_name, const char *metric,
@@ -356,7 +400,9 @@ static void print_usage(void)
 		"usage: copy-bench --list\n"
 		"       copy-bench --variants SO --selftest [--seed N] [--cases N]\n"
 		"       copy-bench --variants SO [--commit ID] [--kernel VER] [--records FILE]\n"
-		"                  [--only EXP,...] [--samples N] [--pages N] [--cpu N] [--quick] [--perf PATH]\n");
+		"                  [--only EXP,...] [--samples N] [--pages N] [--cpu N] [--quick] [--perf PATH]\n"
+		"       copy-bench --variants SO --count FILE [--only EXP,...] [--pages N]\n"
+		"                  (under qemu-x86_64 and the model plugin: bench/costs.sh)\n");
 	exit(2);
 }
 
@@ -391,10 +437,11 @@ int main(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "perf", required_argument, NULL, 'P' },
+		{ "count", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct bench b = { .cpu = -1, .pages = 25000000 };
-	const char *so = NULL, *records = NULL, *only = NULL;
+	const char *so = NULL, *records = NULL, *only = NULL, *count = NULL;
 	unsigned long seed = 1, random_cases = 20000;
 	int opt, do_list = 0, do_selftest = 0, rc = 0;
 	size_t i;
@@ -444,11 +491,14 @@ int main(int argc, char **argv)
 		case 'P':
 			b.perf = optarg;
 			break;
+		case 'W':
+			count = optarg;
+			break;
 		default:
 			print_usage();
 		}
 	}
-	if (optind != argc || (!do_list && !so))
+	if (optind != argc || (!do_list && !so) || (count && records))
 		print_usage();
 	if (only) {
 		char *dup = strdup(only), *tok, *save = NULL;
@@ -499,6 +549,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (count) {
+		/* a counting run (bench/costs.sh): one sample, no records */
+		b.samples = 1;
+		b.windows = fopen(count, "we");
+		if (!b.windows) {
+			fprintf(stderr, "copy-bench: --count: cannot open '%s': %s\n", count,
+				strerror(errno));
+			return 1;
+		}
+	}
 	calibrate_timer();
 	for (i = 0; i < nr_experiments; i++) {
 		if (!only_has(only, experiments[i].name))
@@ -507,6 +567,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "copy-bench: %s: failed\n", experiments[i].name);
 			rc = 1;
 		}
+	}
+	if (b.windows && fclose(b.windows)) {
+		fprintf(stderr, "copy-bench: --count: closing '%s' failed: %s\n", count,
+			strerror(errno));
+		rc = 1;
 	}
 	if (b.records && fclose(b.records)) {
 		fprintf(stderr, "copy-bench: records: closing '%s' failed: %s\n",

@@ -18,24 +18,6 @@
 #define KIB 1024UL
 #define MIB (1024UL * 1024)
 
-static int samples_or(const struct bench *b, int dflt, int quick)
-{
-	if (b->samples)
-		return b->samples;
-	return b->quick ? quick : dflt;
-}
-
-static struct variant *need(const char *name)
-{
-	struct variant *v = variant_find(name);
-
-	if (!v || !v->fn) {
-		fprintf(stderr, "copy-bench: variants: '%s' is not resolved\n", name);
-		exit(1);
-	}
-	return v;
-}
-
 /* ns for k calls of a memcpy-like variant, timer cost taken out */
 static double batch(const struct variant *v, char *d, const char *s,
 		    size_t len, size_t k)
@@ -57,39 +39,6 @@ static double batch(const struct variant *v, char *d, const char *s,
 			f(d, s, len);
 	}
 	return now_ns() - t0 - timer_overhead_ns;
-}
-
-static json_object *params(const struct variant *v)
-{
-	json_object *p = json_object_new_object();
-
-	if (v) {
-		json_object_object_add(p, "variant", json_object_new_string(v->name));
-		json_object_object_add(p, "symbol", json_object_new_string(v->symbol));
-		json_object_object_add(p, "description", json_object_new_string(v->desc));
-	}
-	return p;
-}
-
-static void pset(json_object *p, const char *k, double v)
-{
-	json_object_object_add(p, k, json_object_new_double(v));
-}
-
-static void pstr(json_object *p, const char *k, const char *v)
-{
-	json_object_object_add(p, k, json_object_new_string(v));
-}
-
-/* per-sample preemption counts next to the samples, for the record */
-static void ppre(json_object *p, const long *pre, size_t n)
-{
-	json_object *a = json_object_new_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_int64(pre[i]));
-	json_object_object_add(p, "preempted", a);
 }
 
 static double pct_less(double base, double x)
@@ -590,32 +539,37 @@ static int exp_flushcache_fixed(struct bench *b)
  * cached memcpy(), by __memcpy_flushcache() and by the inline fastpath,
  * one SFENCE at the end as the series has it; against the non-temporal
  * store bandwidth of this machine measured on the same buffer in the
- * same run (stores only, the physical limit of any such copy).  The
+ * same run (stores only, the physical limit of any such copy).  tmpl-rep
+ * is the copy as the kernel compiles it (REP MOVSL a struct page).  The
  * destination is far larger than the caches; every pass starts with it
  * written back by the previous one.
  */
+#define NR_HOW 4		/* template-copy's methods */
+
 static int exp_template_copy(struct bench *b)
 {
 	static const size_t sizes[] = { 64, 80, 96 };
-	static const char *const how[] = { "tmpl-memcpy", "fc-outline", "fc-inline" };
+	static const char *const how[NR_HOW] = {
+		"tmpl-memcpy", "fc-outline", "fc-inline", "tmpl-rep"
+	};
 	unsigned long pages = b->quick && b->pages > 100000 ? 100000 : b->pages;
 	size_t len = pages * 96, z, m;
 	int n = samples_or(b, 5, 2), r, j, nt_kinds = b->ctx.cpu.avx512f ? 2 : 1;
 	char *dst = map_buffer(len, 1), *tmpl = map_buffer(4096, 0);
-	double *sm = calloc(3 * 3 * n, sizeof(*sm));
+	double *sm = calloc(3 * NR_HOW * n, sizeof(*sm));
 	double *nt = calloc(3 * 2 * n, sizeof(*nt));
-	long *pre = calloc(3 * 3 * n, sizeof(*pre));
+	long *pre = calloc(3 * NR_HOW * n, sizeof(*pre));
 	long *ntpre = calloc(3 * 2 * n, sizeof(*ntpre));
 	size_t used;
 	int all;
-	struct variant *vs[3][3];
+	struct variant *vs[3][NR_HOW];
 	char name[64], text[512];
-	double med[3][3], ntmax[3];
+	double med[3][NR_HOW], ntmax[3];
 
 	if (!dst || !tmpl || !sm || !nt || !pre || !ntpre || !pages)
 		return -1;
 	for (z = 0; z < 3; z++)
-		for (m = 0; m < 3; m++) {
+		for (m = 0; m < NR_HOW; m++) {
 			snprintf(name, sizeof(name), "%s-%zu", how[m], sizes[z]);
 			vs[z][m] = need(name);
 		}
@@ -634,13 +588,17 @@ static int exp_template_copy(struct bench *b)
 					bench_nt_movnti(dst, bytes & ~63UL);
 				nt[x] = (bytes & ~63UL) / lap_stop(&lap, &ntpre[x]);
 			}
-			for (m = 0; m < 3; m++) {
-				size_t x = (z * 3 + m) * n + r;
+			for (m = 0; m < NR_HOW; m++) {
+				size_t x = (z * NR_HOW + m) * n + r;
 				struct lap lap;
+				char cn[96];
 
+				snprintf(cn, sizeof(cn), "template-copy/%s", vs[z][m]->name);
 				lap_start(&lap);
+				window_open(b, cn, pages);
 				((loop_fn)vs[z][m]->fn)(dst, tmpl, pages, sizes[z]);
 				b->sfence();
+				window_close();
 				sm[x] = lap_stop(&lap, &pre[x]) / 1e6;
 			}
 		}
@@ -678,16 +636,16 @@ static int exp_template_copy(struct bench *b)
 			       all ? '*' : ' ', s.median);
 			ntmax[z] = s.median > ntmax[z] ? s.median : ntmax[z];
 		}
-		for (m = 0; m < 3; m++) {
+		for (m = 0; m < NR_HOW; m++) {
 			json_object *p = params(vs[z][m]);
 
 			pset(p, "size", sizes[z]);
 			pset(p, "pages", pages);
-			ppre(p, &pre[(z * 3 + m) * n], n);
+			ppre(p, &pre[(z * NR_HOW + m) * n], n);
 			snprintf(cn, sizeof(cn), "template-copy/%s", vs[z][m]->name);
-			if (emit(b, cn, "ms_per_pass", "ms", &sm[(z * 3 + m) * n], n, p))
+			if (emit(b, cn, "ms_per_pass", "ms", &sm[(z * NR_HOW + m) * n], n, p))
 				return -1;
-			all = stats_clean(&sm[(z * 3 + m) * n], &pre[(z * 3 + m) * n],
+			all = stats_clean(&sm[(z * NR_HOW + m) * n], &pre[(z * NR_HOW + m) * n],
 					  n, &s, &used) > 0;
 			med[z][m] = s.median;
 			printf("   %4zu  %-12s %8.1f [%7.1f,%7.1f] %2zu/%-2d%c %7.2f %8.0f%%\n",
@@ -835,11 +793,16 @@ static int exp_template_ways(struct bench *b)
 			for (w = 0; w < NR_WAYS; w++) {
 				size_t x = (g * NR_WAYS + w) * n + r;
 				struct lap lap;
+				char cn[96];
 
+				snprintf(cn, sizeof(cn), "template-ways/%s/%s",
+					 geometries[g].name, way_names[w]);
 				lap_start(&lap);
+				window_open(b, cn, pages / geometries[g].pages_div);
 				memmap_pass(b, (int)w, &geometries[g], dst, tmpl,
 					    pages / geometries[g].pages_div,
 					    (loop_fn)vp->fn, (loop_fn)vn->fn);
+				window_close();
 				sm[x] = lap_stop(&lap, &pre[x]) / 1e6;
 			}
 	print_header(b, "memmap from templates, v1 and v2 ways (series 2-5), ms per namespace");
@@ -1063,6 +1026,8 @@ const struct experiment experiments[] = {
 	  "seed 000: 25M struct pages from a template vs NT store bandwidth" },
 	{ "template-ways", exp_template_ways,
 	  "series 2-5: memmap from templates, plain / v1 / v2 fences and copies" },
+	{ "cost-classes", exp_cost_classes,
+	  "the cost table's kernels: one class of the guest model each (cost-fit)" },
 	{ "peer", exp_peer, "perf bench mem memcpy on the same cases (needs --perf)" },
 };
 

@@ -124,3 +124,27 @@ double stats_pct(double from, double to)
 {
 	return from == 0 ? NAN : (to - from) / fabs(from) * 100;
 }
+
+int stats_clean(const double *v, const long *preempted, size_t n,
+		struct stats *s, size_t *used)
+{
+	double *clean = malloc(n * sizeof(*clean));
+	size_t i, k = 0;
+	int r;
+
+	if (!clean)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!preempted[i])
+			clean[k++] = v[i];
+	*used = k;
+	if (k >= 3 && k >= n / 3) {
+		r = stats_summary(clean, k, s);
+	} else {
+		r = stats_summary(v, n, s);
+		if (!r)
+			r = 1;
+	}
+	free(clean);
+	return r;
+}

@@ -43,5 +43,13 @@ void stats_welch(const struct stats *a, const struct stats *b,
 int stats_welch_detects(const struct stats *a, const struct stats *b,
 			const struct stats_welch *w, double delta, double alpha);
 double stats_pct(double from, double to);
+/*
+ * The median and CI of a host benchmark's samples over those no other task
+ * preempted (preempted[i] == 0) when there are at least max(3, n / 3) of
+ * them: returns 0; else over all samples: returns 1 (tables mark it "*");
+ * -1 on no memory or a bad sample.  *used: how many were not preempted.
+ */
+int stats_clean(const double *v, const long *preempted, size_t n,
+		struct stats *s, size_t *used);
 
 #endif /* STATS_H */

@@ -257,7 +257,7 @@ check_qemu() {
 }
 
 check_qemu_user() {
-	what 'qemu-x86_64 runs a static program in user mode (bench/count.sh counts host code with it)'
+	what 'qemu-x86_64 runs a static program in user mode (bench/costs.sh counts host code with it)'
 	printf 'int main(void) { return 42; }\n' >u.c
 	gcc -static -o u u.c
 	rc=0

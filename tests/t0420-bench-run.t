@@ -56,7 +56,7 @@ test_expect_success 'memcpy-states (65536 calls, as the changelog): three states
 test_expect_success 'template-copy: the three struct page sizes against the NT store limit, the claim' '
 	"$BENCH" --variants "$OUT/bench/$BASE+001-rep-movsb+000-flushcache-fastpaths/variants.so" --commit p \
 		--kernel "$PIN_KVER" --quick --samples 2 --only template-copy --records r.jsonl >t && cat t &&
-	[ "$(count template-copy/ ms_per_pass r.jsonl)" = 9 ] &&
+	[ "$(count template-copy/ ms_per_pass r.jsonl)" = 12 ] &&
 	[ "$(count nt-store-bandwidth/movnti/ bandwidth r.jsonl)" = 3 ] &&
 	if grep -qw avx512f /proc/cpuinfo; then kinds=6; else kinds=3; fi &&
 	[ "$(count nt-store-bandwidth/ bandwidth r.jsonl)" = $kinds ] &&

@@ -9,7 +9,7 @@
  *   qemu-system-x86_64 -accel tcg -icount shift=0,sleep=off \
  *       -plugin bench-vm-model.so,out=FILE[,symbols=System.map][,KEY=VALUE]...
  *   qemu-x86_64 -plugin bench-vm-model.so,out=FILE PROGRAM...   (user mode:
- *       one thread; the windows of a host program, bench/count.sh)
+ *       one thread; the windows of a host program, bench/costs.sh)
  * Keys (model.c has the defaults): l1d_size, l1d_ways, llc_size,
  * llc_ways (sizes with K, M or G), top (functions written per window),
  * w_l1, w_llc, w_mem, w_fence (the weights of est_cycles).
@@ -91,7 +91,7 @@ static void on_marker(unsigned int vcpu, void *ud)
 }
 
 /*
- * User mode (qemu-x86_64, bench/count.sh): each thread of the program is
+ * User mode (qemu-x86_64, bench/costs.sh): each thread of the program is
  * a vCPU, and the model has one: a second thread is refused, not counted
  * into another's caches.
  */

@@ -10,6 +10,10 @@
  *   bench_fc_inline_N(dst, src, count, stride)    memcpy_flushcache(d, src, N)
  *   bench_fc_outline_N(dst, src, count, stride)   __memcpy_flushcache(d, src, N)
  *   bench_tmpl_memcpy_N(dst, src, count, stride)  memcpy(d, src, N), cached
+ *   bench_tmpl_rep_N(dst, src, count, stride)     REP MOVSL of N bytes, cached:
+ *                     the kernel's struct page assignment as gcc compiles it
+ *                     in memmap_init_zone_device() (the bench-vm model's
+ *                     records: a REP MOVS start per struct page)
  * stride N is one template copied to consecutive struct pages, as the
  * ZONE_DEVICE template path does.  No fence: the caller fences once after
  * the loop, as the series does.
@@ -52,6 +56,18 @@ void bench_tmpl_memcpy_##N(void *dst, const void *src, size_t count,	\
 {									\
 	for (size_t i = 0; i < count; i++)				\
 		__builtin_memcpy(dst + i * stride, src, bench_size_##N); \
+}									\
+void bench_tmpl_rep_##N(void *dst, const void *src, size_t count,	\
+			size_t stride)					\
+{									\
+	for (size_t i = 0; i < count; i++) {				\
+		void *d = dst + i * stride;				\
+		const void *s = src;					\
+		size_t n = bench_size_##N / 4;				\
+									\
+		asm volatile("rep movsl" : "+D"(d), "+S"(s), "+c"(n)	\
+			     : : "memory");				\
+	}								\
 }
 
 BENCH_LOOPS(4)

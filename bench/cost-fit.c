@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cost-fit - a CPU's cost table (lib/costs.h) from its host times and the
+ * guest model's counts of the same calls, and the table checked against
+ * code timed for real: copy-bench's memmap replica (template-ways and
+ * template-copy).
+ *
+ *   cost-fit --times RECORDS --counts PREFIX [--counts PREFIX ...]
+ *            [--table OUT] [--check OUT]
+ *
+ * RECORDS: copy-bench's records of this CPU (bench/costs.sh): the
+ * cost-classes kernels (case cost/<kernel>, params.bound their side) and
+ * the replica's passes (template-ways/..., template-copy/...).
+ * PREFIX.windows and PREFIX.counts: a counting run of the same copy-bench
+ * (bench/costs.sh): the case of each window, and the model plugin's
+ * counts of it.  A window and a record are the same call when case and
+ * params.pages are equal.
+ *
+ * The fit, side by side (lib/costs.h: a prediction is max(core, memory)
+ * + serial): weighted least squares (GSL gsl_multifit_wlinear) of the
+ * median host time (clean samples, stats_clean()) of each side's kernels
+ * on the counts of that side's classes, each weighted by the inverse
+ * square of its median's standard error ((hi - lo) / 3.92 of the 95%
+ * interval); the serial kernels' what is left above their larger side.
+ * The covariance of the costs is the fits', which the predictions
+ * propagate.  A kernel whose side is not MARGIN times the other under
+ * the fitted table stops it: no table.  Nothing is tuned to the check:
+ * the replica's passes are never in the fit.
+ *
+ * The check: each replica pass predicted from its counts and the table,
+ * against its measured median; the error per way and size, and whether
+ * the predicted order of the ways is the measured one.
+ *
+ * Exit: 0; 1 bad input or a write failed (no file written); 2 usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_multifit.h>
+
+#include "costs.h"
+#include "record-read.h"
+#include "record-write.h"
+#include "stats.h"
+#include "util.h"
+
+#define MAX_EVENTS 32
+/* how much larger a kernel's side must be than the other's (main()) */
+#define MARGIN 1.5
+
+/* One counted window: its case, pages and the plugin's events. */
+struct window {
+	char *case_name;
+	unsigned long pages;
+	char *ev_name[MAX_EVENTS];
+	double ev[MAX_EVENTS];
+	size_t nev;
+	char *from;		/* PREFIX, for messages */
+};
+
+static struct window *wins;
+static size_t nwins;
+
+static double win_get(const char *event, void *arg)
+{
+	const struct window *w = arg;
+	size_t i;
+
+	for (i = 0; i < w->nev; i++)
+		if (!strcmp(w->ev_name[i], event))
+			return w->ev[i];
+	return NAN;
+}
+
+/* "key=value" fields after the first of a tab-separated line */
+static char *field(char *line, const char *key)
+{
+	size_t n = strlen(key);
+	char *p = line;
+
+	while ((p = strchr(p, '\t'))) {
+		p++;
+		if (!strncmp(p, key, n) && p[n] == '=')
+			return p + n + 1;
+	}
+	return NULL;
+}
+
+static FILE *open_or_die(const char *path)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("counts: %s: %s (bench/costs.sh writes it)", path, strerror(errno));
+	return f;
+}
+
+#define MSG_END_BAD "counts: %s:%zu: the plugin's end line says markers were wrong or a write failed: %s"
+
+/* PREFIX.windows names the windows PREFIX.counts counts, in order */
+static void read_counts(const char *prefix)
+{
+	char *wp = xasprintf("%s.windows", prefix), *cp = xasprintf("%s.counts", prefix);
+	FILE *wf = open_or_die(wp), *cf = open_or_die(cp);
+	char *line = NULL;
+	size_t cap = 0, first = nwins, seq = 0, lineno = 0;
+	int ended = 0;
+
+	while (getline(&line, &cap, wf) > 0) {
+		char *c = field(line, "case"), *p = field(line, "pages"), *end;
+		struct window *w;
+
+		lineno++;
+		if (strncmp(line, "window\t", 7) || !c || !p)
+			die("counts: %s:%zu: not a 'window<TAB>seq=<TAB>case=<TAB>pages=' line",
+			    wp, lineno);
+		wins = xrealloc(wins, (nwins + 1) * sizeof(*wins));
+		w = &wins[nwins++];
+		memset(w, 0, sizeof(*w));
+		c[strcspn(c, "\t\n")] = '\0';
+		w->case_name = xstrdup(c);
+		w->pages = strtoul(p, &end, 10);
+		w->from = xstrdup(prefix);
+	}
+	lineno = 0;
+	while (getline(&line, &cap, cf) > 0) {
+		char *tok, *save = NULL;
+		struct window *w;
+
+		lineno++;
+		if (!strncmp(line, "end\t", 4)) {
+			if (!strstr(line, "\tbad_markers=0\t") || !strstr(line, "write=ok"))
+				die(MSG_END_BAD, cp, lineno, line);
+			ended = 1;
+			continue;
+		}
+		if (strncmp(line, "window\t", 7))
+			continue;
+		if (first + seq >= nwins)
+			die("counts: %s:%zu: more windows counted than %s names", cp, lineno, wp);
+		w = &wins[first + seq++];
+		line[strcspn(line, "\n")] = '\0';
+		strtok_r(line, "\t", &save);
+		while ((tok = strtok_r(NULL, "\t", &save))) {
+			char *eq = strchr(tok, '='), *end;
+
+			if (!eq || w->nev == MAX_EVENTS)
+				die("counts: %s:%zu: '%s' is not EVENT=COUNT", cp, lineno, tok);
+			*eq = '\0';
+			w->ev_name[w->nev] = xstrdup(tok);
+			errno = 0;
+			w->ev[w->nev] = strtod(eq + 1, &end);
+			if (errno || *end || end == eq + 1)
+				die("counts: %s:%zu: %s=%s is not a count",
+				    cp, lineno, tok, eq + 1);
+			w->nev++;
+		}
+	}
+	if (!ended)
+		die("counts: %s: no 'end' line: the counting run did not finish", cp);
+	if (first + seq != nwins)
+		die("counts: %s names %zu windows, %s counted %zu", wp, nwins - first, cp, seq);
+	fclose(wf);
+	fclose(cf);
+	free(line);
+	free(wp);
+	free(cp);
+}
+
+#define MSG_TWICE "counts: %s (pages %lu) is counted twice (%s, %s): give each once"
+
+static const struct window *find_window(const char *case_name, unsigned long pages)
+{
+	const struct window *hit = NULL;
+	size_t i;
+
+	for (i = 0; i < nwins; i++)
+		if (!strcmp(wins[i].case_name, case_name) && wins[i].pages == pages) {
+			if (hit)
+				die(MSG_TWICE, case_name, pages, hit->from, wins[i].from);
+			hit = &wins[i];
+		}
+	return hit;
+}
+
+/* A timed call with its counts. */
+struct obs {
+	const struct record *rec;
+	const struct window *win;
+	double a[NR_COST_CLASSES];
+	struct stats s;		/* of the clean samples, in ns */
+	double se;		/* the median's standard error */
+};
+
+#define MSG_NO_WINDOW \
+	"counts: %s:%u: %s (pages %.0f) has no counted window: run bench/costs.sh with the same --pages"
+
+static void observe(const struct record *r, double scale, struct obs *o)
+{
+	json_object *pre;
+	long *p = xcalloc(r->n, sizeof(*p));
+	double *x = xcalloc(r->n, sizeof(*x));
+	size_t i, used;
+	double pages = record_param(r, "pages");
+
+	if (isnan(pages))
+		pages = 0;
+	o->rec = r;
+	o->win = find_window(r->case_name, (unsigned long)pages);
+	if (!o->win)
+		die(MSG_NO_WINDOW, r->file, r->line, r->case_name, pages);
+	if (cost_counts(win_get, (void *)o->win, o->a))
+		die("counts: %s: the window of %s lacks an event cost_counts() needs (events.def)",
+		    o->win->from, r->case_name);
+	if (json_object_object_get_ex(r->params, "preempted", &pre) &&
+	    json_object_is_type(pre, json_type_array) && json_object_array_length(pre) == r->n)
+		for (i = 0; i < r->n; i++)
+			p[i] = json_object_get_int64(json_object_array_get_idx(pre, i));
+	for (i = 0; i < r->n; i++)
+		x[i] = r->samples[i] * scale;
+	if (stats_clean(x, p, r->n, &o->s, &used) < 0)
+		die("times: %s:%u: its samples cannot be summarised", r->file, r->line);
+	o->se = (o->s.hi - o->s.lo) / 3.92;
+	free(p);
+	free(x);
+}
+
+/* two params equal, both absent (NAN) included */
+static int same_param(const struct record *a, const struct record *b, const char *key)
+{
+	double x = record_param(a, key), y = record_param(b, key);
+
+	return x == y || (isnan(x) && isnan(y));
+}
+
+static const struct record *only_once(const struct records *rs, const struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct record *q = &rs->v[i];
+
+		if (q != r && !strcmp(q->case_name, r->case_name) &&
+		    !strcmp(q->metric, r->metric) &&
+		    same_param(q, r, "pages"))
+			die("times: %s:%u and %s:%u: %s measured twice: give one run's records",
+			    r->file, r->line, q->file, q->line, r->case_name);
+	}
+	return r;
+}
+
+#define MSG_NO_BOUND \
+	"times: %s:%u: %s has no params.bound (core, memory or serial): records of an older copy-bench"
+#define MSG_TOO_FEW "fit: %zu %s kernels for %zu %s classes: copy-bench's cost-classes has them all"
+#define MSG_SINGULAR \
+	"fit: GSL could not solve the %s side (its kernels' counts do not separate its classes)"
+
+/*
+ * Fit the costs of @side's classes on the kernels bound by it: each
+ * kernel's median is its side's sum (core or memory: the larger of the
+ * two, as the kernel is built; serial: what is left above the larger).
+ * Fills t->c and t->cov of those classes; returns the fit's chi^2.  The
+ * serial fit's rows carry the error of what is subtracted; the
+ * covariance between sides is left out (the sides' kernels differ).
+ */
+static double fit_side(const struct obs *o, size_t n, struct cost_table *t, enum cost_side side)
+{
+	size_t cls[NR_COST_CLASSES], rows[64], nc = 0, nr = 0, i, j;
+	gsl_matrix *X, *cov;
+	gsl_vector *y, *w, *c;
+	gsl_multifit_linear_workspace *ws;
+	double chisq;
+
+	for (i = 0; i < NR_COST_CLASSES; i++)
+		if (cost_class_side[i] == side)
+			cls[nc++] = i;
+	for (i = 0; i < n; i++) {
+		const char *b = record_param_str(o[i].rec, "bound");
+
+		if (!b)
+			die(MSG_NO_BOUND, o[i].rec->file, o[i].rec->line, o[i].rec->case_name);
+		if (!strcmp(b, cost_side_names[side]) && nr < ARRAY_SIZE(rows))
+			rows[nr++] = i;
+	}
+	if (nr < nc)
+		die(MSG_TOO_FEW, nr, cost_side_names[side], nc, cost_side_names[side]);
+	X = gsl_matrix_alloc(nr, nc);
+	y = gsl_vector_alloc(nr);
+	w = gsl_vector_alloc(nr);
+	c = gsl_vector_alloc(nc);
+	cov = gsl_matrix_alloc(nc, nc);
+	ws = gsl_multifit_linear_alloc(nr, nc);
+	for (i = 0; i < nr; i++) {
+		const struct obs *k = &o[rows[i]];
+		/* a median known to 0.1% weighs no more than that: no row rules alone */
+		double se = fmax(k->se, 0.001 * k->s.median), v = k->s.median;
+
+		if (side == COST_SERIAL) {
+			double p, sd;
+			double a[NR_COST_CLASSES];
+
+			memcpy(a, k->a, sizeof(a));
+			for (j = 0; j < NR_COST_CLASSES; j++)
+				if (cost_class_side[j] == COST_SERIAL)
+					a[j] = 0;
+			cost_predict(t, a, &p, &sd);
+			v -= p;
+			se = sqrt(se * se + sd * sd);
+		}
+		for (j = 0; j < nc; j++)
+			gsl_matrix_set(X, i, j, k->a[cls[j]]);
+		gsl_vector_set(y, i, v);
+		gsl_vector_set(w, i, 1 / (se * se));
+	}
+	if (gsl_multifit_wlinear(X, w, y, c, cov, &chisq, ws))
+		die(MSG_SINGULAR, cost_side_names[side]);
+	for (i = 0; i < nc; i++) {
+		t->c[cls[i]] = gsl_vector_get(c, i);
+		for (j = 0; j < nc; j++)
+			t->cov[cls[i]][cls[j]] = gsl_matrix_get(cov, i, j);
+	}
+	gsl_multifit_linear_free(ws);
+	gsl_matrix_free(X);
+	gsl_matrix_free(cov);
+	gsl_vector_free(y);
+	gsl_vector_free(w);
+	gsl_vector_free(c);
+	return chisq;
+}
+
+/*
+ * The passes whose order is compared: template-ways of one geometry and
+ * size ("template-ways/GEOMETRY/" and params.pages), template-copy of one
+ * struct page size (params.size and pages).
+ */
+static int same_group(const struct record *a, const struct record *b)
+{
+	const char *sa = strrchr(a->case_name, '/'), *sb = strrchr(b->case_name, '/');
+	double za = record_param(a, "size"), zb = record_param(b, "size");
+
+	return sa - a->case_name == sb - b->case_name &&
+	       !strncmp(a->case_name, b->case_name, (size_t)(sa - a->case_name)) &&
+	       same_param(a, b, "pages") && (za == zb || (isnan(za) && isnan(zb)));
+}
+
+#define MSG_WRONG_ORDER "  ranking: %s and %s (pages %.0f) predicted in the wrong order\n"
+#define MSG_RANKING \
+	"  ranking: %zu of %zu pairs of ways (same geometry or struct page size, same pages) in the measured order; %zu pairs measured too close to order\n"
+
+/*
+ * Whether the table puts the ways in their measured order: per group
+ * (same_group()), every pair of ways, predicted against measured.  A pair
+ * whose measured intervals overlap has no measured order: not counted.
+ */
+static void order_check(const struct obs *o, size_t n, const struct cost_table *t)
+{
+	size_t i, j, pairs = 0, right = 0, ties = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			double pi, pj, sd;
+			int predicted, measured;
+
+			if (!same_group(o[i].rec, o[j].rec))
+				continue;
+			if (o[i].s.hi >= o[j].s.lo && o[j].s.hi >= o[i].s.lo) {
+				ties++;
+				continue;
+			}
+			cost_predict(t, o[i].a, &pi, &sd);
+			cost_predict(t, o[j].a, &pj, &sd);
+			pairs++;
+			predicted = pi < pj;
+			measured = o[i].s.median < o[j].s.median;
+			right += predicted == measured;
+			if (predicted != measured)
+				printf(MSG_WRONG_ORDER, o[i].rec->case_name, o[j].rec->case_name,
+				       record_param(o[i].rec, "pages"));
+		}
+	printf(MSG_RANKING, right, pairs, ties);
+}
+
+static void print_usage(void)
+{
+	fprintf(stderr,
+		"usage: cost-fit --times RECORDS --counts PREFIX [--counts PREFIX ...] [--table OUT] [--check OUT]\n");
+	exit(2);
+}
+
+static void write_or_die(FILE *f, json_object *rec, const char *path)
+{
+	if (record_write(f, rec))
+		die("write: %s: %s", path, strerror(errno));
+}
+
+#define MSG_FEW_KERNELS \
+	"times: %s: %zu cost/* kernels, the fit needs at least %d (copy-bench --only cost-classes)"
+#define MSG_KERNEL "  %-16s %-7s %12.0f ns, table %12.0f ns (%+6.1f%%), core %.0f, memory %.0f%s\n"
+#define MSG_NOT_ISOLATED "  (its side is not 1.5 times the other: the kernel does not isolate it)"
+#define MSG_BAD_PREMISE \
+	"fit: %zu kernels are not bound by the side they price (above): the table would be wrong on this CPU; no table written"
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "times", required_argument, NULL, 't' },
+		{ "counts", required_argument, NULL, 'c' },
+		{ "table", required_argument, NULL, 'o' },
+		{ "check", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *times = NULL, *table_path = NULL, *check_path = NULL;
+	struct records rs = { 0 };
+	struct obs *fit = NULL, *chk = NULL;
+	size_t nfit = 0, nchk = 0, i, j, ncounts = 0, bad_premise = 0;
+	struct cost_table tab = { 0 };
+	const struct record *any = NULL;
+	double chisq = 0;
+	char stamp[32], *id;
+	time_t now = time(NULL);
+	int opt;
+
+	prog_set("cost-fit");
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			times = optarg;
+			break;
+		case 'c':
+			read_counts(optarg);
+			ncounts++;
+			break;
+		case 'o':
+			table_path = optarg;
+			break;
+		case 'k':
+			check_path = optarg;
+			break;
+		default:
+			print_usage();
+		}
+	}
+	if (!times || !ncounts || optind != argc)
+		print_usage();
+	if (records_read(&rs, times))
+		return 1;
+	for (i = 0; i < rs.n; i++) {
+		const struct record *r = &rs.v[i];
+
+		if (strcmp(r->suite, "bench") || strcmp(r->accel, "host"))
+			continue;
+		if (!strncmp(r->case_name, "cost/", 5) && !strcmp(r->metric, "ns_per_call")) {
+			fit = xrealloc(fit, (nfit + 1) * sizeof(*fit));
+			observe(only_once(&rs, r), 1, &fit[nfit++]);
+			any = r;
+		} else if ((!strncmp(r->case_name, "template-ways/", 14) ||
+			    !strncmp(r->case_name, "template-copy/", 14)) &&
+			   !strcmp(r->metric, "ms_per_pass")) {
+			chk = xrealloc(chk, (nchk + 1) * sizeof(*chk));
+			observe(only_once(&rs, r), 1e6, &chk[nchk++]);
+		}
+	}
+	if (nfit < NR_COST_CLASSES)
+		die(MSG_FEW_KERNELS, times, nfit, NR_COST_CLASSES);
+	for (i = 0; i < nfit; i++)
+		if (!streq(fit[i].rec->cpu_name, any->cpu_name) ||
+		    !streq(fit[i].rec->host, any->host))
+			die("times: %s:%u: another CPU or host than %s:%u: one table is one CPU",
+			    fit[i].rec->file, fit[i].rec->line, any->file, any->line);
+
+	for (i = 0; i < NR_COST_SIDES; i++)
+		chisq += fit_side(fit, nfit, &tab, (enum cost_side)i);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	id = xasprintf("%s on %s, fit %s", any->cpu_name, any->host ? any->host : "?", stamp);
+	tab.id = id;
+	tab.cpu = any->cpu_name;
+
+	printf("cost table of %s (%s), from %zu kernels of %s\n", any->cpu_name,
+	       any->host ? any->host : "?", nfit, times);
+	printf("  weighted least squares, side by side: chi^2 %.1f on %zu degrees of freedom\n",
+	       chisq, nfit - NR_COST_CLASSES);
+	printf("  %-13s %-7s %12s %12s\n", "class", "side", "ns/event", "95% +-");
+	for (i = 0; i < NR_COST_CLASSES; i++)
+		printf("  %-13s %-7s %12.4f %12.4f%s\n", cost_class_names[i],
+		       cost_side_names[cost_class_side[i]], tab.c[i], 1.96 * sqrt(tab.cov[i][i]),
+		       tab.c[i] < 0 ? "  (below 0: the kernels do not separate it here)" : "");
+	printf("  the kernels, measured against the fit:\n");
+	for (i = 0; i < nfit; i++) {
+		double p, sd;
+
+		const char *b = record_param_str(fit[i].rec, "bound");
+		double core = cost_side_sum(&tab, fit[i].a, COST_CORE);
+		double mem = cost_side_sum(&tab, fit[i].a, COST_MEMORY);
+		/*
+		 * A kernel prices its side when that side is the larger by a
+		 * margin: fitted exactly, a memory kernel's memory side is
+		 * its time, never below its core side, so only the margin
+		 * tells a kernel bound by the other side.  A serial kernel
+		 * adds to the larger, whichever it is.
+		 */
+		int premise = !strcmp(b, "serial") ||
+			      (!strcmp(b, "core") ? core >= MARGIN * mem : mem >= MARGIN * core);
+		const char *note = premise ? "" : MSG_NOT_ISOLATED;
+
+		cost_predict(&tab, fit[i].a, &p, &sd);
+		printf(MSG_KERNEL, fit[i].rec->case_name, b, fit[i].s.median, p,
+		       100 * (p - fit[i].s.median) / fit[i].s.median, core, mem, note);
+		bad_premise += !premise;
+	}
+
+	if (bad_premise)
+		die(MSG_BAD_PREMISE, bad_premise);
+	if (table_path) {
+		char *tmp = xasprintf("%s.tmp", table_path);
+		FILE *f = fopen(tmp, "w");
+		struct record_ctx ctx = { .commit = any->commit, .accel = "host" };
+
+		if (!f)
+			die("write: %s: %s", tmp, strerror(errno));
+		for (i = 0; i < NR_COST_CLASSES; i++) {
+			json_object *rec, *src;
+			json_object *p = json_object_new_object();
+			json_object *cv = json_object_new_array();
+			char cn[32];
+
+			snprintf(cn, sizeof(cn), "cost/%s", cost_class_names[i]);
+			rec = record_new(&ctx, COST_SUITE, cn, "ns_per_event", "ns");
+			record_add_sample(rec, tab.c[i]);
+			for (j = 0; j < NR_COST_CLASSES; j++)
+				json_object_array_add(cv, json_object_new_double(tab.cov[i][j]));
+			json_object_object_add(p, "table", json_object_new_string(id));
+			json_object_object_add(p, "sd",
+					       json_object_new_double(sqrt(tab.cov[i][i])));
+			json_object_object_add(p, "cov", cv);
+			json_object_object_add(p, "chisq", json_object_new_double(chisq));
+			json_object_object_add(p, "kernels", json_object_new_int((int)nfit));
+			json_object_object_add(p, "times", json_object_new_string(times));
+			/* the CPU's identity beyond CPUID, from the kernels' records */
+			if (json_object_object_get_ex(any->params, "cpu_microcode", &src))
+				json_object_object_add(p, "cpu_microcode", json_object_get(src));
+			json_object_object_foreach(any->params, k, v)
+				if (!strncmp(k, "cache_", 6))
+					json_object_object_add(p, k, json_object_get(v));
+			record_set(rec, "params", p);
+			if (json_object_object_get_ex(any->obj, "cpu", &src))
+				record_set(rec, "cpu", json_object_get(src));
+			if (any->host)
+				record_set(rec, "host", json_object_new_string(any->host));
+			write_or_die(f, rec, tmp);
+		}
+		if (record_close(f) || rename(tmp, table_path))
+			die("write: %s: %s", table_path, strerror(errno));
+		free(tmp);
+	}
+
+	printf("\ncheck: the memmap replica (template-ways, template-copy) %s\n",
+	       "predicted from the table, against its host time");
+	printf("  %-28s %9s %12s %18s %12s %8s\n", "pass", "pages", "measured ms",
+	       "predicted ms +-95%", "", "error");
+	for (i = 0; i < nchk; i++) {
+		double p, sd, m = chk[i].s.median;
+
+		cost_predict(&tab, chk[i].a, &p, &sd);
+		printf("  %-28s %9.0f %12.2f %12.2f +-%5.2f %12s %+7.1f%%\n", chk[i].rec->case_name,
+		       record_param(chk[i].rec, "pages"), m / 1e6, p / 1e6, 1.96 * sd / 1e6, "",
+		       100 * (p - m) / m);
+	}
+	order_check(chk, nchk, &tab);
+	if (check_path) {
+		char *tmp = xasprintf("%s.tmp", check_path);
+		FILE *f = fopen(tmp, "w");
+		struct record_ctx ctx = { .commit = any->commit, .accel = "host" };
+
+		if (!f)
+			die("write: %s: %s", tmp, strerror(errno));
+		for (i = 0; i < nchk; i++) {
+			json_object *rec, *p = json_object_new_object(), *src;
+			double pr, sd, m = chk[i].s.median;
+			double pages = record_param(chk[i].rec, "pages");
+
+			cost_predict(&tab, chk[i].a, &pr, &sd);
+			rec = record_new(&ctx, "cost-check", chk[i].rec->case_name,
+					 "error_pct", "%");
+			record_add_sample(rec, 100 * (pr - m) / m);
+			json_object_object_add(p, "table", json_object_new_string(id));
+			json_object_object_add(p, "pages", json_object_new_double(pages));
+			json_object_object_add(p, "predicted_ms", json_object_new_double(pr / 1e6));
+			json_object_object_add(p, "predicted_sd_ms",
+					       json_object_new_double(sd / 1e6));
+			json_object_object_add(p, "measured_ms", json_object_new_double(m / 1e6));
+			json_object_object_add(p, "measured_lo_ms",
+					       json_object_new_double(chk[i].s.lo / 1e6));
+			json_object_object_add(p, "measured_hi_ms",
+					       json_object_new_double(chk[i].s.hi / 1e6));
+			record_set(rec, "params", p);
+			if (json_object_object_get_ex(any->obj, "cpu", &src))
+				record_set(rec, "cpu", json_object_get(src));
+			write_or_die(f, rec, tmp);
+		}
+		if (record_close(f) || rename(tmp, check_path))
+			die("write: %s: %s", check_path, strerror(errno));
+		free(tmp);
+	}
+	records_free(&rs);
+	free(id);
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * costs.h - a CPU's cost table: what each class of work the guest model
+ * counts (bench-vm/plugin/events.def) costs on that CPU, fitted by
+ * cost-fit (bench/cost-fit.c) from the host kernels of copy-bench's
+ * cost-classes experiment; and a prediction from it: counts times costs,
+ * with the uncertainty of the fit.  A prediction is never a measurement:
+ * every line that shows one carries COST_LABEL and the table's CPU.
+ *
+ * The classes, from a window's event counts (cost_counts()), by side:
+ *   core    insn        instructions, less REP iterations
+ *           load        loads, less REP iterations (a REP MOVS iteration's
+ *                       load is in its rep_byte; a REP STOS has none and
+ *                       so takes one load too many off: in the kernel's
+ *                       bind windows REP STOS is under 1% of the loads)
+ *           store       cached stores, less REP iterations
+ *           rep_byte    bytes of REP MOVS/STOS
+ *           rep_start   REP MOVS/STOS started (rep_starts): the start-up a
+ *                       short REP (the kernel's 64-byte struct page copy,
+ *                       REP MOVSL) pays per copy
+ *   memory  l1_load_miss, l1_store_miss   L1d misses the LLC serves
+ *           llc_load    lines read from memory for a load
+ *           llc_store   lines read from memory for a store (write-allocate)
+ *           writeback   dirty lines written back to memory
+ *           nt_line     64-byte lines of streaming stores (nt_bytes / 64)
+ *   serial  fence       SFENCE and MFENCE
+ *           nt_reread   misses on a line a streaming store has in flight
+ * Costs are ns per event, extra to the classes above them on its side (a
+ * load that misses costs load + l1_load_miss + llc_load).
+ *
+ * A prediction of one part (a function of a window, or a whole window):
+ *   max(core, memory) + serial
+ * core and memory overlap (out-of-order execution hides the cheaper
+ * under the larger); a fence or a read of a line in flight waits, and
+ * waits for both.  A window of several parts (its top functions and the
+ * rest) is the sum of its parts.  The standard error is the table's,
+ * propagated through the side each max took.
+ *
+ * The table as records (doc/records.md): suite "cost-table", one record
+ * per class, case "cost/<class>", metric "ns_per_event", the fitted cost
+ * its one sample, params.sd its standard error, params.cov its row of the
+ * covariance (class order), params.table the table's identity (CPU, host,
+ * fit time), with the CPU's microcode and caches.
+ *
+ * API:
+ *   cost_counts(get, arg, a)       the classes of one window's events
+ *   cost_tables(rs, &v, &n, why)   the tables among records rs
+ *   cost_predict(t, a, &ns, &sd)   ns and its standard error
+ *   cost_predict_parts(t, a, n, &ns, &sd)   the same for n parts
+ *   cost_tables_free(v, n)
+ */
+#ifndef LIB_COSTS_H
+#define LIB_COSTS_H
+
+#include <stddef.h>
+
+#include "record-read.h"
+
+enum cost_class {
+	COST_INSN, COST_LOAD, COST_STORE, COST_REP_BYTE, COST_REP_START,
+	COST_L1_LOAD_MISS, COST_L1_STORE_MISS, COST_LLC_LOAD, COST_LLC_STORE, COST_WRITEBACK,
+	COST_NT_LINE,
+	COST_FENCE, COST_NT_REREAD,
+	NR_COST_CLASSES
+};
+
+enum cost_side { COST_CORE, COST_MEMORY, COST_SERIAL, NR_COST_SIDES };
+
+extern const enum cost_side cost_class_side[NR_COST_CLASSES];
+extern const char *const cost_side_names[NR_COST_SIDES];
+extern const char *const cost_class_names[NR_COST_CLASSES];
+
+#define COST_SUITE "cost-table"
+#define COST_LABEL "predicted from the cost table of %s, not measured"
+
+/*
+ * The class counts of a window whose event EVENT get() returns (NAN: not
+ * there): 0, or -1 when an event is missing.
+ */
+int cost_counts(double (*get)(const char *event, void *arg), void *arg,
+		double a[NR_COST_CLASSES]);
+
+struct cost_table {
+	const char *id;		/* params.table: "<CPU> on <host>, fit <time>" */
+	const char *cpu;	/* the CPU's brand string */
+	const char *microcode;	/* or NULL */
+	double c[NR_COST_CLASSES];
+	double cov[NR_COST_CLASSES][NR_COST_CLASSES];
+	const char *file;	/* the first record's */
+};
+
+/*
+ * The tables among @rs (suite COST_SUITE; other records are left alone):
+ * 0, or -1 with *@why (a table without a class, a class twice, a cov of
+ * the wrong size), naming the record's file and line.
+ */
+int cost_tables(const struct records *rs, struct cost_table **v, size_t *n, char **why);
+void cost_tables_free(struct cost_table *v, size_t n);
+void cost_predict(const struct cost_table *t, const double a[NR_COST_CLASSES], double *ns,
+		  double *sd);
+/*
+ * A window of @n parts, @a their class counts one part after the other
+ * (n * NR_COST_CLASSES): the sum of each part's prediction.
+ */
+void cost_predict_parts(const struct cost_table *t, const double *a, size_t n, double *ns,
+			double *sd);
+/* the same, and in @d the counts it priced (each part's larger side, and serial) */
+void cost_predict_counts(const struct cost_table *t, const double *a, size_t n, double *ns,
+			 double *sd, double d[NR_COST_CLASSES]);
+/* one side's sum of part @a: no max, no serial (cost-fit's fits) */
+double cost_side_sum(const struct cost_table *t, const double a[NR_COST_CLASSES],
+		     enum cost_side side);
+
+#endif /* LIB_COSTS_H */
