@@ -17,7 +17,7 @@
 # Every part of ci-report and ci-merge is its own object (ci/report.h
 # lists them), over lib/ (LIB_OBJ, the top-level Makefile).
 CI_OBJ = $(addprefix $(OUT)/obj/ci/,gate.o out-text.o out-md.o out-json.o format.o outputs.o \
-	 functions.o)
+	 functions.o predict.o)
 CI_HDRS = $(wildcard lib/*.h ci/*.h) lib/claims.def
 
 TOOLS += $(BIN)/ci-report $(BIN)/ci-merge

@@ -751,6 +751,7 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 	} else {
 		reproduce(r, c, res, a, b, ca, cb, &cl);
 		model_beside(r, c, res, fa, fb);
+		res->predicted = predict_beside(r, c->suite, c->from_case, c->to_case, fa, fb);
 	}
 }
 
@@ -804,6 +805,7 @@ void claims_free(struct report *r)
 		free(r->claims[i].verdict);
 		free(r->claims[i].setup);
 		free(r->claims[i].model);
+		free(r->claims[i].predicted);
 	}
 	free(r->claims);
 	r->claims = NULL;

@@ -144,6 +144,7 @@ static json_object *jclaims(const struct report *r)
 		add(e, "model_from", jnum(c->mfrom));
 		add(e, "model_to", jnum(c->mto));
 		add(e, "model_pct", jnum(c->mpct));
+		add(e, "predicted", jstr(c->predicted));
 		add(e, "verdict", json_object_new_string(c->verdict));
 		add(e, "setup", json_object_new_string(c->setup));
 		json_object_array_add(a, e);
@@ -207,6 +208,7 @@ int json_write(const struct report *r, FILE *f)
 	add(o, "series", jstr(r->series.path));
 	add(o, "figures", jfigures(r));
 	add(o, "functions", functions_json(r));
+	add(o, "predictions", predict_json(r));
 	a = json_object_new_array();
 	for (i = 0; i < t->nerrors; i++)
 		json_object_array_add(a, json_object_get(t->errors[i]->obj));

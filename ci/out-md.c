@@ -34,9 +34,12 @@ static void claims_md(const struct report *r, FILE *f)
 	int model = table_any_model(&r->t);
 	size_t i;
 
-	fprintf(f, "| id | source | what | claimed | reproduced | verdict | setup |%s\n",
-		model ? " model |" : "");
-	fprintf(f, "|---|---|---|---|---|---|---|%s\n", model ? "---|" : "");
+	int pred = model && r->ncosts;
+
+	fprintf(f, "| id | source | what | claimed | reproduced | verdict | setup |%s%s\n",
+		model ? " model |" : "", pred ? " predicted |" : "");
+	fprintf(f, "|---|---|---|---|---|---|---|%s%s\n", model ? "---|" : "",
+		pred ? "---|" : "");
 	for (i = 0; i < r->nclaims; i++) {
 		const struct claim_result *c = &r->claims[i];
 
@@ -56,6 +59,11 @@ static void claims_md(const struct report *r, FILE *f)
 		if (model) {
 			fprintf(f, " ");
 			md_escape(f, c->model ? c->model : "-");
+			fprintf(f, " |");
+		}
+		if (pred) {
+			fprintf(f, " ");
+			md_escape(f, c->predicted ? c->predicted : "-");
 			fprintf(f, " |");
 		}
 		fprintf(f, "\n");
@@ -251,6 +259,11 @@ void md_write(struct report *r, FILE *f)
 		fprintf(f, "## Where the work goes (model)\n\n");
 		for (c = 1; c < t->ncols; c++)
 			functions_write(r, f, c, 1);
+	}
+	if (r->ncosts && table_any_model(t)) {
+		fprintf(f, "## Predicted on hardware (cost tables)\n");
+		predict_write(r, f, 1);
+		fprintf(f, "\n");
 	}
 	fputs("## Full statistics\n\n"
 	      "mean, sd and the 95% CI of the mean (t distribution); changes of the mean, Welch's t-test.\n\n",

@@ -249,6 +249,7 @@ int text_write(struct report *r, FILE *f)
 		text_changes(r, f, c);
 	for (c = 1; c < r->t.ncols; c++)
 		functions_write(r, f, c, 0);
+	predict_write(r, f, 0);
 	text_changelog(r, f);
 	fprintf(f, "Claimed vs reproduced:\n");
 	for (i = 0; i < r->nclaims; i++) {
@@ -256,6 +257,8 @@ int text_write(struct report *r, FILE *f)
 			r->claims[i].claimed, r->claims[i].reproduced, r->claims[i].verdict);
 		if (r->claims[i].model)
 			fprintf(f, "  %-28s the model: %s\n", "", r->claims[i].model);
+		if (r->claims[i].predicted)
+			fprintf(f, "  %-28s predicted: %s\n", "", r->claims[i].predicted);
 	}
 	if (r->series.path)
 		fprintf(f, "  (%s: %zu figures in its changelogs, %zu of them in %s; %s)\n",

@@ -45,6 +45,10 @@
  *   --gate-only GLOB only "suite/case/metric" names matching GLOB count for
  *                    the gate (repeatable; default all)
  *   --alpha A        significance level (default 0.05)
+ *   --costs PATH     a CPU's cost table (bench/costs.sh: cost-table.jsonl, or
+ *                    a directory of them; repeatable): the cache model's binds
+ *                    priced by it, per commit, beside the icount and model
+ *                    changes and the claims, labelled as predictions
  * Thresholds are decimal numbers (5, 2.5), 0 or above; alpha is above 0
  * and below 1: "-1", "0x10", "1e1" or " 5" are usage errors.
  * The files given are written aside and renamed into place when all of
@@ -68,7 +72,7 @@
 static void usage_exit(void)
 {
 	fprintf(stderr,
-		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-series FILE] [--series FILE] [--gate-only GLOB]... [--alpha A] RECORDS...\n",
+		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-series FILE] [--series FILE] [--gate-only GLOB]... [--alpha A] [--costs PATH]... RECORDS...\n",
 		prog_name());
 	exit(2);
 }
@@ -88,6 +92,8 @@ static double number_arg(const char *opt, const char *s)
 
 struct files {
 	const char *commits, *text, *md, *json, *plots, *acks, *gate_series;
+	const char **costs;
+	size_t ncosts;
 };
 
 static void parse_args(int argc, char **argv, struct report *r, struct files *fl)
@@ -106,6 +112,7 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 		{ "series", required_argument, NULL, 'S' },
 		{ "gate-only", required_argument, NULL, 'o' },
 		{ "alpha", required_argument, NULL, 'a' },
+		{ "costs", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -147,6 +154,10 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 			break;
 		case 'a':
 			r->alpha = number_arg("--alpha", optarg);
+			break;
+		case 'C':
+			fl->costs = xrealloc(fl->costs, (fl->ncosts + 1) * sizeof(char *));
+			fl->costs[fl->ncosts++] = optarg;
 			break;
 		case 'o':
 			r->gate_only = xrealloc(r->gate_only, (r->ngate_only + 1) * sizeof(char *));
@@ -251,8 +262,10 @@ int main(int argc, char **argv)
 	struct report r = {
 		.alpha = 0.05, .gate_pct = NAN, .gate_pct_tcg = NAN, .gate_pct_icount = 1,
 	};
-	struct records rs = { 0 };
+	struct records rs = { 0 }, cost_rs = { 0 };
 	struct outputs out = { 0 };
+	char *why;
+	size_t i;
 	struct files fl = { 0 };
 	FILE *f;
 	int bad;
@@ -272,6 +285,14 @@ int main(int argc, char **argv)
 		gate_read_acks(&r, fl.acks);
 		check_acks(&r, fl.gate_series);
 	}
+	for (i = 0; i < fl.ncosts; i++)
+		if (records_read(&cost_rs, fl.costs[i]))
+			exit(1);
+	if (cost_tables(&cost_rs, &r.costs, &r.ncosts, &why))
+		die("costs: %s", why);
+	if (fl.ncosts && !r.ncosts)
+		die("costs: %s: no record of suite %s (bench/costs.sh writes cost-table.jsonl)",
+		    fl.costs[0], COST_SUITE);
 	claims_eval(&r);
 
 	f = fl.text ? outputs_file(&out, fl.text) : stdout;
@@ -301,6 +322,9 @@ int main(int argc, char **argv)
 	free(r.gate_only);
 	table_free(&r.t);
 	records_free(&rs);
+	cost_tables_free(r.costs, r.ncosts);
+	records_free(&cost_rs);
+	free(fl.costs);
 	if (!fl.text && fflush(stdout))
 		die("write: stdout: %s", strerror(errno));
 	return bad ? 1 : 0;

@@ -12,6 +12,7 @@
  *   out-md.c              the Markdown report (and merge's table)
  *   out-json.c            the JSON report
  *   functions.c           where the work goes: the model's functions per commit
+ *   predict.c             the model's binds priced by CPUs' cost tables (--costs)
  *   plots.c               gnuplot scripts and data
  *   outputs.c             files written aside and renamed in at the end
  *   report-main.c         ci-report: options, then the parts in order
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "costs.h"
 #include "table.h"
 
 /* A maintainer's acceptance of a change the gate flags (--gate-ack). */
@@ -39,6 +41,7 @@ struct claim_result {
 	char *source;		/* the patch: "2/7 mm/mm_init: ...", the cover letter */
 	char *claimed, *reproduced, *verdict, *setup;	/* allocated: never cut */
 	char *model;		/* the model's est_cycles change beside it, or NULL */
+	char *predicted;	/* the cost tables' predicted change beside it, or NULL */
 	double cfrom, cto, cpct, rfrom, rto, rpct, p;
 	double mfrom, mto, mpct;	/* that change; NAN: no model records */
 	size_t nfrom, nto;
@@ -95,6 +98,8 @@ struct report {
 	struct series series;
 	ssize_t *col_patch;	/* per column: its entry of series.p, or -1 */
 	size_t nfigs, nfigs_claimed;	/* the changelogs' figures; in a claim's quote */
+	struct cost_table *costs;	/* the CPUs' cost tables (--costs) */
+	size_t ncosts;
 };
 
 /* What the gate decided for row w at column c against its parent. */
@@ -145,6 +150,22 @@ size_t functions_diff(const struct report *r, size_t c, struct fn_diff **out);
 void functions_diff_free(struct fn_diff *d, size_t n);
 void functions_write(const struct report *r, FILE *f, size_t c, int md);
 struct json_object *functions_json(const struct report *r);
+
+/* predict.c: the model's binds priced by a CPU's cost table */
+struct prediction {
+	int valid;
+	double from_ns, to_ns;	/* per bind, the mean of the cell's binds */
+	double pct, pct_ci;	/* the change, and its 95% interval (+-) */
+	const char *why;	/* not valid: why */
+};
+
+int predict_change(const struct report *r, const struct cost_table *t, const struct row *w,
+		   size_t from, size_t to, struct prediction *p);
+char *predict_label(const struct cost_table *t);	/* COST_LABEL, allocated */
+void predict_write(const struct report *r, FILE *f, int md);
+struct json_object *predict_json(const struct report *r);
+char *predict_beside(const struct report *r, const char *suite, const char *from_case,
+		     const char *to_case, size_t fa, size_t fb);
 
 /* out-text.c */
 void text_wrap(FILE *f, const char *text, const char *indent);

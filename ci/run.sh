@@ -35,6 +35,10 @@
 #                        are exact (two boots of one kernel give the same
 #                        samples), so there is no test: worse than the
 #                        parent by more than this fails, whatever the sd
+#   COSTS='FILE...'      CPUs' cost tables (make costs) that price the cache
+#                        model's binds in the report (default: every
+#                        results/*/cost-table.jsonl and the newest of
+#                        $OUT/costs; none: no prediction)
 #   GATE_ACK=FILE        the maintainers' acknowledgements of changes the
 #                        gate rightly flags (default ci/gate-ack.txt):
 #                        commit, metric, the change accepted, why
@@ -688,6 +692,19 @@ set --
 set -f
 for g in $GATE_ONLY; do set -- "$@" --gate-only "$g"; done
 set +f
+# The CPUs' cost tables (make costs; lib/costs.h): every one in results/
+# and the newest in $OUT/costs, or COSTS='FILE...' (none: no prediction).
+if [ -z "${COSTS:-}" ]; then
+	newest=
+	for t in "$OUT"/costs/run-*/cost-table.jsonl; do [ ! -f "$t" ] || newest=$t; done
+	COSTS="$(for t in "$TOP"/results/*/cost-table.jsonl; do [ ! -f "$t" ] || printf '%s ' "$t"; done)$newest"
+fi
+if [ "$COSTS" != none ]; then
+	for t in $COSTS; do
+		[ -f "$t" ] || die "COSTS: '$t' is not a file (a cost-table.jsonl of make costs, or none)"
+		set -- "$@" --costs "$t"
+	done
+fi
 progress report "ci-report: $CI_OUT/report.txt, report.md, report.json, plots/"
 # ci-report writes its files aside and renames them in when all are
 # whole: a report that could not be made leaves the last one as it was.

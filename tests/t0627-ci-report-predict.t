@@ -1,0 +1,94 @@
+#!/bin/sh
+# ci-report --costs: the cache model's binds of the series
+# (results/2026-12-02-series-v2-model-8G) priced by this machine's cost
+# table (results/2026-12-02-costs-amd-epyc): the label on every line that
+# shows a prediction, in text, Markdown and JSON, and beside the claims;
+# a table whose one class costs more changes exactly the predictions of
+# the binds whose larger side counts that class (a class no bind counts:
+# none); records of a plugin before nt_rereads and rep_starts get no
+# prediction, and say why; a table without a class is refused.
+. "$(dirname "$0")/lib.sh"
+REPORT=$BIN/ci-report
+SET=$TOP/results/2026-12-02-series-v2-model-8G
+TABLE=$TOP/results/2026-12-02-costs-amd-epyc/cost-table.jsonl
+[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
+plan 4
+LABEL="predicted from the cost table of AMD EPYC on vm, fit [0-9T:Z-]*, not measured"
+
+# report TABLE...: the set's report as r.txt, r.md, r.json
+report() {
+	args=
+	for t; do args="$args --costs $t"; done
+	# shellcheck disable=SC2086 # one option per table, no blanks in the paths
+	"$REPORT" --commits "$SET/commits.txt" --series "$TOP/patches/series" --markdown r.md \
+		--json r.json $args "$SET"/*.jsonl >r.txt
+}
+
+# scale CLASS FACTOR: the table with one class's cost times FACTOR
+scale() {
+	python3 -c "
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r[\"case\"] == \"cost/\" + sys.argv[2]:
+        r[\"samples\"] = [r[\"samples\"][0] * float(sys.argv[3])]
+    print(json.dumps(r))
+" "$TABLE" "$1" "$2"
+}
+
+test_expect_success 'every line that shows a prediction carries the label' '
+	report "$TABLE" &&
+	sed -n "/^Predicted on AMD EPYC:/,/^[A-Z]/p" r.txt >section &&
+	grep " ms " section >lines && [ "$(wc -l <lines)" -ge 42 ] &&
+	! grep -v "$LABEL" lines &&
+	grep "^ *predicted: " r.txt >claims && [ "$(wc -l <claims)" -ge 2 ] &&
+	! grep -v "$LABEL" claims &&
+	grep "^| [0-9a-f]\{12\} | .*/rebind | [0-9.]* -> " r.md >mdrows && [ "$(wc -l <mdrows)" -ge 21 ] &&
+	! grep -v "$LABEL |$" mdrows &&
+	python3 -c "
+import json, re
+p = json.load(open(\"r.json\"))[\"predictions\"]
+assert len(p) == 42, len(p)
+assert all(re.fullmatch(\"$LABEL\", x[\"label\"]) and \"pct\" in x for x in p), p[0]
+c = [x for x in json.load(open(\"r.json\"))[\"claims\"] if x[\"predicted\"]]
+assert c and all(re.search(\"$LABEL\", x[\"predicted\"]) for x in c)
+"
+'
+
+test_expect_success 'one class costs more: the commits that count it move, no other' '
+	report "$TABLE" && cp r.json a.json &&
+	scale nt_line 2 >nt2.jsonl && report nt2.jsonl && cp r.json b.json &&
+	scale nt_reread 2 >rr2.jsonl && report rr2.jsonl && cp r.json c.json &&
+	python3 -c "
+import json
+def preds(f):
+    return {(x[\"commit\"], x[\"case\"]): x for x in json.load(open(f))[\"predictions\"]}
+a, b, c = preds(\"a.json\"), preds(\"b.json\"), preds(\"c.json\")
+# the binds whose memory side is the larger and streams: patch 6 and 7
+# (inline MOVNTI); patch 5 streams too, but its binds are bound by the
+# core side (the out-of-line copy): the max of the sides leaves them
+streams = {\"3c18334838a68017b677b22d56ba2f9d2b618318\", \"f8a265032be19b2101727461d3c8e058a7e3e855\"}
+for k in a:
+    moved = a[k][\"ms\"] != b[k][\"ms\"]
+    assert moved == (k[0] in streams), (k, a[k][\"ms\"], b[k][\"ms\"])
+    assert a[k] == c[k], k
+"
+'
+
+test_expect_success 'records of a plugin before nt_rereads: no prediction, and why' '
+	printf "%s\tbase\n%s\thead\n" e9b351700f1fb9ee55c5a86ce98422658526b81c \
+		f8a265032be19b2101727461d3c8e058a7e3e855 >commits.txt &&
+	"$REPORT" --commits commits.txt --costs "$TABLE" "$TOP/tests/fixtures/ci/model-base.jsonl" \
+		"$TOP/tests/fixtures/ci/model-head.jsonl" >r.txt &&
+	grep "f8a265032be1 nd_pmem/rebind *no prediction: .*nt_rereads, rep_starts: records of a plugin before them; rerun the model" r.txt &&
+	! sed -n "/^Predicted on/,/^[A-Z]/p" r.txt | grep " ms "
+'
+
+test_expect_success 'a table without a class is refused, naming it' '
+	grep -v "cost/nt_line" "$TABLE" >partial.jsonl &&
+	expect_fail "$REPORT" --commits "$SET/commits.txt" --costs partial.jsonl "$SET"/*.jsonl &&
+	grep_err "costs: .*partial.jsonl: table .AMD EPYC on vm, fit .* has no cost/nt_line" &&
+	: >none.jsonl &&
+	expect_fail "$REPORT" --commits "$SET/commits.txt" --costs none.jsonl "$SET"/*.jsonl &&
+	grep_err "costs: none.jsonl: no record of suite cost-table"
+'
