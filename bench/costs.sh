@@ -67,6 +67,9 @@ label=$id
 
 RUN=${results:-$OUT/costs/run-$(date -u +%Y%m%dT%H%M%SZ)}
 [ ! -e "$RUN/cost-table.jsonl" ] || die "results: $RUN already has a cost table: give a new --results DIR"
+# copy-bench appends: an unfinished run's samples would count twice
+[ ! -e "$RUN/records.jsonl" ] ||
+	die "results: $RUN has the records of an unfinished run: remove it or give a new --results DIR"
 mkdir -p "$RUN"
 dir=$OUT/bench/$label
 progress "$label" "build the tree's copy routines into $dir/variants.so"

@@ -1,0 +1,51 @@
+#!/bin/sh
+# make costs (bench/costs.sh) on inputs that can never be right: a page
+# count or sample count that is not one, a results directory that has a
+# table already or an unfinished run's records, no qemu-x86_64; each a clear error before anything is
+# built, timed or counted, and nothing written.  (The run itself is
+# timing: bench-vm/README.md quotes its figures; no test decides on it.)
+. "$(dirname "$0")/lib.sh"
+plan 3
+for t in copy-bench cost-fit bench-vm-model.so; do
+	[ -e "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
+done
+COSTS_SH=$TOP/bench/costs.sh
+
+test_expect_success 'COST_PAGES and COST_SAMPLES that are not counts: usage errors, nothing made' '
+	for p in 12x 0 -5 "1 0x10" 012; do
+		rc=0 && OUT=$SCRATCH/o COST_PAGES="$p" sh "$COSTS_SH" 2>err || rc=$? &&
+		[ "$rc" = 2 ] && grep -q "costs: usage: COST_PAGES: .* is not a page count above 0" err &&
+		[ ! -e o/costs ] || return 1
+	done &&
+	for n in 0 x 1000 -1; do
+		rc=0 && OUT=$SCRATCH/o COST_SAMPLES="$n" sh "$COSTS_SH" 2>err || rc=$? &&
+		[ "$rc" = 2 ] && grep -q "costs: usage: COST_SAMPLES: .$n. is not a sample count from 1 to 999" err &&
+		[ ! -e o/costs ] || return 1
+	done &&
+	rc=0 && sh "$COSTS_SH" --results 2>err || rc=$? && [ "$rc" = 2 ] &&
+	grep -q "costs: usage: costs.sh \[--results DIR\]" err
+'
+
+test_expect_success 'a results directory with a table, or an unfinished run: refused, kept' '
+	mkdir r && echo keep >r/cost-table.jsonl &&
+	expect_fail sh "$COSTS_SH" --results r &&
+	grep_err "results: r already has a cost table: give a new --results DIR" &&
+	[ "$(cat r/cost-table.jsonl)" = keep ] && [ "$(ls r)" = cost-table.jsonl ] &&
+	mkdir u && echo half >u/records.jsonl &&
+	expect_fail sh "$COSTS_SH" --results u &&
+	grep_err "results: u has the records of an unfinished run: remove it or give a new --results DIR" &&
+	[ "$(cat u/records.jsonl)" = half ]
+'
+
+test_expect_success 'no qemu-x86_64: what to install, before anything runs' '
+	mkdir bin &&
+	for d in /usr/local/bin /usr/bin /bin; do
+		for f in "$d"/*; do
+			n=${f##*/}
+			[ "$n" = qemu-x86_64 ] || [ -e "bin/$n" ] || ln -s "$f" "bin/$n" || return 1
+		done
+	done &&
+	PATH=$SCRATCH/bin expect_fail sh "$COSTS_SH" --results r &&
+	grep_err "count: qemu-x86_64 is not installed \(Debian package qemu-user; .make deps. installs it\)" &&
+	[ ! -e r ]
+'
