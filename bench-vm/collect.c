@@ -10,6 +10,9 @@
  *                       shift=0,sleep=off: emulated instructions at 1 ns
  *                       each) or wall (real time; the default)
  *     --qemu-cpu STR    QEMU's -cpu argument (params.qemu_cpu)
+ *     --qemu-version STR  the first line of QEMU's --version
+ *                       (params.qemu_version): an icount figure belongs
+ *                       to one QEMU build
  *     --ns-size BYTES   size of each emulated NVDIMM
  *     --rebinds N       rebinds asked of the agent
  *     --host-error STR  the host's own failure (watchdog, QEMU exit status)
@@ -439,7 +442,7 @@ static void model_records(struct out *o, const struct record_ctx *ctx,
 static void print_usage(void)
 {
 	fprintf(stderr, "%s\n",
-		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--model FILE] [--output FILE] AGENT_OUTPUT");
+		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--qemu-version STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--model FILE] [--output FILE] AGENT_OUTPUT");
 }
 
 int main(int argc, char **argv)
@@ -454,11 +457,13 @@ int main(int argc, char **argv)
 		{ "host-error", required_argument, NULL, 'e' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "qemu-version", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_ctx ctx = { .accel = NULL };
 	struct series ser[NR_DRIVERS][2];
 	const char *qemu_cpu = NULL, *host_error = NULL, *output = NULL, *v;
+	const char *qemu_version = NULL;
 	const char *model_path = NULL;
 	struct model_out mo = { .params = NULL };
 	/* synthetic=N: kind, bytes and window of each copy */
@@ -513,6 +518,13 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			output = optarg;
+			break;
+		case 'V':
+			if (!*optarg) {
+				fprintf(stderr, PROG ": usage: --qemu-version: empty\n");
+				return 2;
+			}
+			qemu_version = optarg;
 			break;
 		default:
 			print_usage();
@@ -620,6 +632,9 @@ int main(int argc, char **argv)
 			       qemu_cpu ? json_object_new_string(qemu_cpu) : NULL);
 	json_object_object_add(params, "guest_cpu_flags",
 			       flags ? json_object_new_string(flags) : NULL);
+	if (qemu_version)
+		json_object_object_add(params, "qemu_version",
+				       json_object_new_string(qemu_version));
 
 	for (d = 0; d < NR_DRIVERS; d++) {
 		for (c = 0; c < 2; c++) {

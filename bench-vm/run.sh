@@ -826,7 +826,9 @@ finish() {
 	crc=0
 	model_out=
 	[ "$MODEL" = none ] || model_out=$tmp/model.out
+	qemu_version=$("$QEMU" --version 2>/dev/null | head -n 1)
 	"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --qemu-cpu "$CPU" \
+		${qemu_version:+--qemu-version "$qemu_version"} \
 		--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
 		${model_out:+--model "$model_out"} \
 		--output "$results/records.jsonl" "$agent_out" 2>"$tmp/collect.err" || crc=$?

@@ -207,7 +207,9 @@ static void merge_md(const struct report *r, FILE *f)
 		      "kernel prints whole ms; counts: exact); the agent's own clock (bind_us,\n"
 		      "unbind_us, boot) bind by bind within 20 us or 20 ppm (measured: 1-2 us\n"
 		      "apart in 1.1 s between an Intel and an AMD host).  equal: the same\n"
-		      "values; agree: apart within that; DIFFER: beyond it.\n\n", f);
+		      "values; agree: apart within that; DIFFER: beyond it.  Records that\n"
+		      "name their QEMU build (params.qemu_version) are compared only with\n"
+		      "that build's: another build is another row, its setup naming it.\n\n", f);
 		fputs(ICOUNT_CAVEAT "\n", f);
 	}
 }

@@ -169,7 +169,7 @@ int record_json_parse(const char *text, json_object **v)
 }
 
 const char *const record_name_params[] = {
-	"qemu_cpu", "cpu_model", "variant", "state", NULL,
+	"qemu_cpu", "qemu_version", "cpu_model", "variant", "state", NULL,
 };
 
 /* an empty string at KEYS of o */

@@ -76,8 +76,8 @@ char *record_cpu_setup(const struct record *r)
 	return s;
 }
 
-/* The setup parameters of a record ("-cpu max, ns 4 GiB"), or "". */
-static char *param_setup(const struct record *r)
+/* param_setup() without the QEMU build */
+static char *param_setup_base(const struct record *r)
 {
 	double ns = record_param(r, "ns_size");
 	char *s;
@@ -90,6 +90,34 @@ static char *param_setup(const struct record *r)
 		return xasprintf("ns %g GiB", ns / (1 << 30));
 	s = xstrdup("");
 	return s;
+}
+
+/*
+ * The QEMU build of a record ("7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)",
+ * from params.qemu_version), or NULL: an icount figure belongs to one
+ * build, so another build is another row, never compared as exact.
+ */
+static const char *qemu_build(const struct record *r)
+{
+	const char *v = record_param_str(r, "qemu_version"), *p;
+
+	if (!v)
+		return NULL;
+	p = strstr(v, "version ");
+	return p ? p + 8 : v;
+}
+
+/* The setup parameters of a record ("-cpu max, ns 4 GiB"), or "". */
+static char *param_setup(const struct record *r)
+{
+	const char *q = qemu_build(r);
+	char *s = param_setup_base(r), *t;
+
+	if (!q)
+		return s;
+	t = xasprintf("%s%sQEMU %s", s, *s ? ", " : "", q);
+	free(s);
+	return t;
 }
 
 /* a model's parameter KEY (model_params), or NAN */

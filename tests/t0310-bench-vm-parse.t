@@ -59,7 +59,7 @@ collect() {
 		--ns-size 1073741824 --rebinds 3 "$@"
 }
 
-test_expect_success 'collect: a complete run gives every sample, the CPU and the accel, no error' '
+test_expect_success 'collect: a complete run gives every sample, the CPU, the accel and the QEMU build, no error' '
 	{ agent_lines 3; printf "done\n"; } >agent.out &&
 	collect agent.out >rec.jsonl && cat rec.jsonl &&
 	records_check rec.jsonl "one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"] == [11, 12, 13]" &&
@@ -69,7 +69,13 @@ test_expect_success 'collect: a complete run gives every sample, the CPU and the
 	records_check rec.jsonl "all(r[\"accel\"] == \"tcg\" and r[\"commit\"] == \"c0ffee\" and r[\"kernel\"] == \"6.12.117\" and r[\"cpu\"][\"flags\"] == [\"erms\", \"clwb\"] and r[\"params\"][\"qemu_cpu\"] == \"max\" for r in recs)" &&
 	records_check rec.jsonl "all(r[\"clock\"] == \"wall\" and r[\"schema\"] == \"x86-copy-series/record/1\" for r in recs)" &&
 	records_check rec.jsonl "one(\"boot\", \"first_bind_ms\")[\"samples\"] == [889]" &&
-	records_check rec.jsonl "not [r for r in recs if r[\"metric\"] == \"error\"]"
+	records_check rec.jsonl "not [r for r in recs if r[\"metric\"] == \"error\"]" &&
+	records_check rec.jsonl "all(\"qemu_version\" not in r[\"params\"] for r in recs)" &&
+	collect --qemu-version "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)" \
+		agent.out >q.jsonl &&
+	records_check q.jsonl "all(r[\"params\"][\"qemu_version\"] == \"QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)\" for r in recs)" &&
+	rc=0 && collect --qemu-version "" agent.out >e.jsonl 2>err || rc=$? &&
+	[ "$rc" = 2 ] && grep -q "usage: --qemu-version: empty" err
 '
 
 test_expect_success 'collect: a guest error becomes an error record, samples so far kept, exit 1' '

@@ -9,9 +9,11 @@
 # run as another host would give it: fewer rebinds, bind_us 2 us later.
 # Those agree; one kernel's memmap figure changed by 2 ms does not.  An
 # empty input is a clear error, no crash; so is a commits line without an id.
+# Records of two QEMU builds (params.qemu_version) are never compared as
+# exact: each build is its own row, its setup naming it.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/ci-merge" ] || bail "$BIN/ci-merge is not built: run 'make tools'"
-plan 4
+plan 5
 RES=$TOP/results/2026-12-01-series-v2/vm-icount-100G
 
 # hosts: intel/ (the records as kept), amd/ (another host: SUBSET rebinds,
@@ -79,5 +81,26 @@ test_expect_success 'an empty file or directory: an error naming it, no crash' '
 	expect_fail "$BIN/ci-report" empty.jsonl && grep_err "^ci-report: records: no samples" &&
 	printf "\tno id\n" >bad.txt && expect_fail "$BIN/ci-merge" --commits bad.txt "$RES" &&
 	grep_err "^ci-merge: commits: bad.txt:1: .. is not a commit id"
+'
+test_expect_success 'two QEMU builds: their rows apart, named, never called DIFFER' '
+	hosts 2 && for d in intel amd; do
+		python3 - "$d" <<-\EOF || return 1
+		import glob, json, sys
+		v = {"intel": "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)",
+		     "amd": "QEMU emulator version 8.2.2 (Debian 1:8.2.2+ds-0ubuntu1)"}[sys.argv[1]]
+		for f in glob.glob(sys.argv[1] + "/*.jsonl"):
+		    rs = [json.loads(l) for l in open(f)]
+		    for r in rs:
+		        r["params"]["qemu_version"] = v
+		        if sys.argv[1] == "amd" and r["metric"] == "memmap_init_ms":
+		            r["samples"] = [x + 50 for x in r["samples"]]
+		    open(f, "w").write("".join(json.dumps(r) + "\n" for r in rs))
+		EOF
+	done &&
+	"$BIN/ci-merge" --commits commits.txt intel amd >m.md 2>err && cat err &&
+	! grep -q "DIFFER\*\*" m.md && ! grep -q "do not agree" err &&
+	grep -q "compared only with\$" m.md &&
+	grep -q "^| bench-vm.nd_pmem/rebind.memmap_init_ms (ms) | e9b351700f1f | .*QEMU 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3).* 1115.00 ± 0.00 (n 5) |" m.md &&
+	grep -q "^| bench-vm.nd_pmem/rebind.memmap_init_ms (ms) | e9b351700f1f | .*QEMU 8.2.2 (Debian 1:8.2.2+ds-0ubuntu1).* 1165.00 ± 0.00 (n 2) |" m.md
 '
 done_testing
