@@ -4,14 +4,10 @@
 
 BENCH_VM_AGENT_SRC = bench-vm/agent/agent.c bench-vm/agent/kmsg.c bench-vm/agent/kmsg.h \
 	bench-vm/plugin/size.h \
-	bench-vm/plugin/decode.h
+	bench-vm/plugin/decode.h lib/compiler.h
 # The agent is PID 1 of an initramfs with nothing else in it: static, and
 # never sanitized (ASan does not link statically).
-BENCH_VM_AGENT_CFLAGS = -O2 -Wall -Wextra -Werror -std=gnu11 -static $(KTOOLS_INC)
-# The kernel's user-space compiler.h (__printf, __noreturn, fallthrough),
-# as tools/perf uses it; after the system headers, so that <linux/...> UAPI
-# headers still come from libc.
-KTOOLS_INC = -idirafter kernel-tree/tools/include
+BENCH_VM_AGENT_CFLAGS = -O2 -Wall -Wextra -Werror -std=gnu11 -static
 # The kernel's own initramfs writer (no root needed; uid and mtime from the
 # file list and -t).  Warnings are the kernel's business, not ours.
 GEN_INIT_CPIO_SRC ?= $(OUT)/tree/usr/gen_init_cpio.c
@@ -49,7 +45,7 @@ $(BIN)/bench-vm-collect: bench-vm/collect.c $(LIB_RECORD) $(BENCH_VM_MODEL_HDRS)
 $(BIN)/bench-vm-report: bench-vm/report.c $(LIB_OBJ) $(wildcard lib/*.h) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -o $@ bench-vm/report.c $(LIB_OBJ) $(LIB_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/report.c $(LIB_OBJ) $(LIB_LIBS)
 
 $(BIN)/gen_init_cpio: $(GEN_INIT_CPIO_SRC)
 	@mkdir -p $(@D)

@@ -30,7 +30,7 @@ TOOLS += $(BIN)/cost-fit
 $(BIN)/cost-fit: bench/cost-fit.c $(LIB_OBJ) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -Ilib -o $@ bench/cost-fit.c $(LIB_OBJ) $(LIB_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ bench/cost-fit.c $(LIB_OBJ) $(LIB_LIBS)
 
 .PHONY: bench bench-list costs
 

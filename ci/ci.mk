@@ -26,7 +26,7 @@ CI_MAIN_OBJ = $(addprefix $(OUT)/obj/ci/,report-main.o merge-main.o claims.o plo
 $(CI_OBJ) $(CI_MAIN_OBJ): $(OUT)/obj/ci/%.o: ci/%.c $(CI_HDRS) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) $(KTOOLS_INC) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BIN)/ci-report: $(OUT)/obj/ci/report-main.o $(OUT)/obj/ci/claims.o $(OUT)/obj/ci/plots.o \
 		  $(CI_OBJ) $(LIB_OBJ)

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include <linux/compiler.h>	/* kernel-tree/tools/include: __printf, __noreturn */
+#include "compiler.h"	/* __printf, __noreturn */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

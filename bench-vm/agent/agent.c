@@ -70,7 +70,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/compiler.h>	/* kernel-tree/tools/include: __printf, __noreturn */
+#include "../../lib/compiler.h"	/* __printf, __noreturn */
 
 #include "kmsg.h"
 #include "../plugin/decode.h"	/* MARKER_MAGIC, MARKER_OPEN, MARKER_CLOSE */
