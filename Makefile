@@ -41,8 +41,8 @@ endif
 BIN = $(OUT)/bin
 export BIN
 TOOLS = $(BIN)/series-check $(BIN)/trailers-collect $(BIN)/record-write
-# the record writer (lib/record.[ch]: its old name, for bench-vm-collect)
-LIB_RECORD = lib/record-write.c lib/record-write.h lib/record.c lib/record.h
+# the record writer, which every producer links
+LIB_RECORD = lib/record-write.c lib/record-write.h
 # lib/: what the tools of several areas share: the record reader and
 # writer, the statistics, the table of records (ci-report, ci-merge,
 # bench-vm-report), errors and allocation

@@ -39,7 +39,7 @@ $(BIN)/bench-vm-kmsg-test: bench-vm/agent/kmsg-test.c bench-vm/agent/kmsg.c benc
 $(BIN)/bench-vm-collect: bench-vm/collect.c $(LIB_RECORD) $(BENCH_VM_MODEL_HDRS) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/collect.c lib/record.c -ljson-c
+	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/collect.c lib/record-write.c -ljson-c
 
 # a view of lib/'s table of records (LIB_OBJ, the top-level Makefile)
 $(BIN)/bench-vm-report: bench-vm/report.c $(LIB_OBJ) $(wildcard lib/*.h) $(OUT)/cflags

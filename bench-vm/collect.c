@@ -54,7 +54,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "record-write.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PROG "bench-vm-collect"

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "record-write.h"
 #include "stats.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
