@@ -67,6 +67,21 @@ struct window {
 static struct window *wins;
 static size_t nwins;
 
+static void free_windows(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nwins; i++) {
+		for (j = 0; j < wins[i].nev; j++)
+			free(wins[i].ev_name[j]);
+		free(wins[i].case_name);
+		free(wins[i].from);
+	}
+	free(wins);
+	wins = NULL;
+	nwins = 0;
+}
+
 static double win_get(const char *event, void *arg)
 {
 	const struct window *w = arg;
@@ -609,5 +624,8 @@ int main(int argc, char **argv)
 	}
 	records_free(&rs);
 	free(id);
+	free(fit);
+	free(chk);
+	free_windows();
 	return 0;
 }
