@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <gsl/gsl_multifit.h>
 
@@ -408,6 +409,38 @@ static void print_usage(void)
 	exit(2);
 }
 
+/*
+ * The outputs are written aside (PATH.tmp) and renamed in together once
+ * both are whole: a failed run leaves the files of the run before.
+ */
+static char *aside[2];
+
+static void aside_drop(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(aside); i++)
+		if (aside[i])
+			unlink(aside[i]);
+}
+
+static FILE *aside_open(const char *path, size_t slot)
+{
+	FILE *f;
+
+	aside[slot] = xasprintf("%s.tmp", path);
+	f = fopen(aside[slot], "w");
+	if (!f)
+		die("write: %s: %s", aside[slot], strerror(errno));
+	return f;
+}
+
+static void aside_close(FILE *f, size_t slot)
+{
+	if (record_close(f))
+		die("write: %s: %s", aside[slot], strerror(errno));
+}
+
 static void write_or_die(FILE *f, json_object *rec, const char *path)
 {
 	if (record_write(f, rec))
@@ -531,13 +564,11 @@ int main(int argc, char **argv)
 
 	if (bad_premise)
 		die(MSG_BAD_PREMISE, bad_premise);
+	atexit(aside_drop);
 	if (table_path) {
-		char *tmp = xasprintf("%s.tmp", table_path);
-		FILE *f = fopen(tmp, "w");
+		FILE *f = aside_open(table_path, 0);
 		struct record_ctx ctx = { .commit = any->commit, .accel = "host" };
 
-		if (!f)
-			die("write: %s: %s", tmp, strerror(errno));
 		for (i = 0; i < NR_COST_CLASSES; i++) {
 			json_object *rec, *src;
 			json_object *p = json_object_new_object();
@@ -567,11 +598,9 @@ int main(int argc, char **argv)
 				record_set(rec, "cpu", json_object_get(src));
 			if (any->host)
 				record_set(rec, "host", json_object_new_string(any->host));
-			write_or_die(f, rec, tmp);
+			write_or_die(f, rec, aside[0]);
 		}
-		if (record_close(f) || rename(tmp, table_path))
-			die("write: %s: %s", table_path, strerror(errno));
-		free(tmp);
+		aside_close(f, 0);
 	}
 
 	printf("\ncheck: the memmap replica (template-ways, template-copy) %s\n",
@@ -588,12 +617,9 @@ int main(int argc, char **argv)
 	}
 	order_check(chk, nchk, &tab);
 	if (check_path) {
-		char *tmp = xasprintf("%s.tmp", check_path);
-		FILE *f = fopen(tmp, "w");
+		FILE *f = aside_open(check_path, 1);
 		struct record_ctx ctx = { .commit = any->commit, .accel = "host" };
 
-		if (!f)
-			die("write: %s: %s", tmp, strerror(errno));
 		for (i = 0; i < nchk; i++) {
 			json_object *rec, *p = json_object_new_object(), *src;
 			double pr, sd, m = chk[i].s.median;
@@ -616,16 +642,21 @@ int main(int argc, char **argv)
 			record_set(rec, "params", p);
 			if (json_object_object_get_ex(any->obj, "cpu", &src))
 				record_set(rec, "cpu", json_object_get(src));
-			write_or_die(f, rec, tmp);
+			write_or_die(f, rec, aside[1]);
 		}
-		if (record_close(f) || rename(tmp, check_path))
-			die("write: %s: %s", check_path, strerror(errno));
-		free(tmp);
+		aside_close(f, 1);
 	}
+	if ((table_path && rename(aside[0], table_path)) ||
+	    (check_path && rename(aside[1], check_path)))
+		die("write: renaming into place: %s", strerror(errno));
 	records_free(&rs);
 	free(id);
 	free(fit);
 	free(chk);
 	free_windows();
+	free(aside[0]);
+	free(aside[1]);
+	aside[0] = NULL;
+	aside[1] = NULL;
 	return 0;
 }

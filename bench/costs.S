@@ -49,8 +49,11 @@ cost_alu:
 	ret
 	.size cost_alu, . - cost_alu
 
-/* rdi = buf, rsi = len, rdx = reps; r8 = cursor, r9 = end */
-	.macro LINES name, body
+/*
+ * rdi = buf, rsi = len, rdx = reps; r8 = cursor, r9 = end.  body runs
+ * once a line; tail once at the end (cost_nt's SFENCE).
+ */
+	.macro LINES name, body, tail=
 	.globl \name
 	.type \name, @function
 \name:
@@ -62,6 +65,7 @@ cost_alu:
 	jb 2b
 	decq %rdx
 	jnz 1b
+	\tail
 	ret
 	.size \name, . - \name
 	.endm
@@ -121,21 +125,7 @@ cost_alu:
 	LINES cost_store_line, "movq %rdx, (%r8)"
 	LINES cost_rmw, RMW
 
-	.globl cost_nt
-	.type cost_nt, @function
-cost_nt:
-	leaq (%rdi, %rsi), %r9
-1:	movq %rdi, %r8
-2:	NT8
-	addq $64, %r8
-	cmpq %r9, %r8
-	jb 2b
-	decq %rdx
-	jnz 1b
-	sfence
-	ret
-	.size cost_nt, . - cost_nt
-
+	LINES cost_nt, NT8, sfence
 	LINES cost_fence, NT1FENCE
 	LINES cost_reread, REREAD
 

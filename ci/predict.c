@@ -55,9 +55,7 @@ struct bind_get {
 	const struct row *w;
 	size_t col, k;
 	json_object *fn;	/* a function's entry, or NULL: the window's total */
-	double minus[32];	/* the total less these (the rest of the window) */
-	const char **names;
-	size_t nnames;
+	double minus[NR_COST_EVENTS];	/* the total less these: the rest of the window */
 };
 
 static double total_of(const struct bind_get *g, const char *event)
@@ -98,20 +96,13 @@ static json_object *bind_functions(const struct cell *cl, size_t k)
 	return NULL;
 }
 
-/* the events cost_counts() reads, for the rest of a window */
-static const char *const events[] = {
-	"insns", "loads", "stores", "rep_iters", "rep_bytes", "nt_bytes", "sfences", "mfences",
-	"l1d_load_misses", "l1d_store_misses", "llc_load_misses", "llc_store_misses",
-	"llc_writebacks", "nt_rereads", "rep_starts",
-};
-
 static double rest_get(const char *event, void *arg)
 {
 	const struct bind_get *g = arg;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(events); i++)
-		if (!strcmp(events[i], event))
+	for (i = 0; i < NR_COST_EVENTS; i++)
+		if (!strcmp(cost_events[i], event))
 			return total_of(g, event) - g->minus[i];
 	return NAN;
 }
@@ -141,8 +132,8 @@ static size_t bind_parts(const struct report *r, const struct row *w, size_t col
 			*why = MSG_FN_LACKS_EVENT;
 			goto fail;
 		}
-		for (e = 0; e < ARRAY_SIZE(events); e++)
-			g.minus[e] += fn_get(events[e], &g);
+		for (e = 0; e < NR_COST_EVENTS; e++)
+			g.minus[e] += fn_get(cost_events[e], &g);
 	}
 	if (cost_counts(rest_get, &g, (*parts)[n])) {
 		*why = MSG_RECS_LACK_EVENT;

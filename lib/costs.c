@@ -25,22 +25,25 @@ const enum cost_side cost_class_side[NR_COST_CLASSES] = {
 
 const char *const cost_side_names[NR_COST_SIDES] = { "core", "memory", "serial" };
 
+/* in the order of cost_counts()'s enum */
+const char *const cost_events[NR_COST_EVENTS] = {
+	"insns", "loads", "stores", "rep_iters", "rep_bytes", "nt_bytes", "sfences",
+	"mfences", "l1d_load_misses", "l1d_store_misses", "llc_load_misses",
+	"llc_store_misses", "llc_writebacks", "nt_rereads", "rep_starts",
+};
+
 int cost_counts(double (*get)(const char *event, void *arg), void *arg,
 		double a[NR_COST_CLASSES])
 {
-	static const char *const ev[] = {
-		"insns", "loads", "stores", "rep_iters", "rep_bytes", "nt_bytes", "sfences",
-		"mfences", "l1d_load_misses", "l1d_store_misses", "llc_load_misses",
-		"llc_store_misses", "llc_writebacks", "nt_rereads", "rep_starts",
-	};
 	enum { INSNS, LOADS, STORES, REP_ITERS, REP_BYTES, NT_BYTES, SFENCES, MFENCES,
 	       L1_LOAD, L1_STORE, LLC_LOAD, LLC_STORE, WRITEBACKS, NT_REREADS, REP_STARTS,
 	       NR_EV };
 	double e[NR_EV];
 	size_t i;
 
+	_Static_assert(NR_EV == NR_COST_EVENTS, "cost_events[] and the enum differ");
 	for (i = 0; i < NR_EV; i++) {
-		e[i] = get(ev[i], arg);
+		e[i] = get(cost_events[i], arg);
 		if (isnan(e[i]))
 			return -1;
 	}

@@ -73,6 +73,10 @@ extern const char *const cost_class_names[NR_COST_CLASSES];
 #define COST_SUITE "cost-table"
 #define COST_LABEL "predicted from the cost table of %s, not measured"
 
+/* the model's events (bench-vm/plugin/events.def) the classes are made of */
+#define NR_COST_EVENTS 15
+extern const char *const cost_events[NR_COST_EVENTS];
+
 /*
  * The class counts of a window whose event EVENT get() returns (NAN: not
  * there): 0, or -1 when an event is missing.
