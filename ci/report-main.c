@@ -285,14 +285,20 @@ int main(int argc, char **argv)
 		gate_read_acks(&r, fl.acks);
 		check_acks(&r, fl.gate_series);
 	}
-	for (i = 0; i < fl.ncosts; i++)
+	for (i = 0; i < fl.ncosts; i++) {
+		size_t n0 = cost_rs.n, k;
+
 		if (records_read(&cost_rs, fl.costs[i]))
 			exit(1);
+		for (k = n0; k < cost_rs.n && strcmp(cost_rs.v[k].suite, COST_SUITE); k++)
+			;
+		/* every file given is a table: a wrong path is no silent nothing */
+		if (k == cost_rs.n)
+			die("costs: %s: no record of suite %s (%s)", fl.costs[i], COST_SUITE,
+			    "bench/costs.sh writes cost-table.jsonl");
+	}
 	if (cost_tables(&cost_rs, &r.costs, &r.ncosts, &why))
 		die("costs: %s", why);
-	if (fl.ncosts && !r.ncosts)
-		die("costs: %s: no record of suite %s (bench/costs.sh writes cost-table.jsonl)",
-		    fl.costs[0], COST_SUITE);
 	claims_eval(&r);
 
 	f = fl.text ? outputs_file(&out, fl.text) : stdout;

@@ -90,5 +90,8 @@ test_expect_success 'a table without a class is refused, naming it' '
 	grep_err "costs: .*partial.jsonl: table .AMD EPYC on vm, fit .* has no cost/nt_line" &&
 	: >none.jsonl &&
 	expect_fail "$REPORT" --commits "$SET/commits.txt" --costs none.jsonl "$SET"/*.jsonl &&
-	grep_err "costs: none.jsonl: no record of suite cost-table"
+	grep_err "costs: none.jsonl: no record of suite cost-table" &&
+	expect_fail "$REPORT" --commits "$SET/commits.txt" --costs "$TABLE" --costs "$SET" \
+		"$SET"/*.jsonl &&
+	grep_err "costs: .*2026-12-02-series-v2-model-8G: no record of suite cost-table"
 '
