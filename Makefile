@@ -40,7 +40,7 @@ endif
 
 BIN = $(OUT)/bin
 export BIN
-TOOLS = $(BIN)/series-check $(BIN)/trailers-collect $(BIN)/record-write
+TOOLS = $(BIN)/series-check $(BIN)/trailers-collect $(BIN)/record-write $(BIN)/record-reuse
 # the record writer, which every producer links
 LIB_RECORD = lib/record-write.c lib/record-write.h
 # lib/: what the tools of several areas share: the record reader and
@@ -138,6 +138,13 @@ $(BIN)/record-write: tools/record-write.c $(LIB_RECORD) $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -o $@ tools/record-write.c lib/record-write.c -ljson-c
+
+# ci/run.sh's reuse of a step's records under another commit id: the
+# reader's checks (record-fields) and the writer
+$(BIN)/record-reuse: tools/record-reuse.c $(LIB_OBJ) $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  CC     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ tools/record-reuse.c $(LIB_OBJ) $(LIB_LIBS)
 
 # no kernel tree needed: lib/compiler.h has the kernel's __printf, __noreturn
 $(LIB_OBJ): $(OUT)/obj/lib/%.o: lib/%.c $(wildcard lib/*.h) $(OUT)/cflags

@@ -240,6 +240,7 @@ int record_parse(struct record *r, json_object *o)
 		{ "error", 0, 0, offsetof(struct record, error) },
 		{ "model", 0, 1, offsetof(struct record, model) },
 		{ "model_label", 0, 1, offsetof(struct record, model_label) },
+		{ "reused_from", 0, 1, offsetof(struct record, reused_from) },
 	};
 	json_object *samples, *v;
 	const char *schema;

@@ -38,6 +38,8 @@ struct record {
 	const char *host_cpu_name;	/* host_cpu.model_name, or NULL */
 	const char *error;		/* the text of an error record */
 	const char *qemu_cpu;		/* QEMU's -cpu (params.qemu_cpu), or NULL */
+	/* the commit whose run these results are (ci/run.sh), or NULL */
+	const char *reused_from;
 	double *samples;
 	size_t n;
 	json_object *params;		/* an object, or NULL */

@@ -1,16 +1,16 @@
 #!/bin/sh
 # Every C tool of tools/ and checks/ checks its writes (record-write, the
-# record CLI, too): a
+# record CLI, and record-reuse too): a
 # full disk (/dev/full for stdout, 'ulimit -f' for a file) is an error that
 # names what could not be written, exit 1, never a short file and exit 0.
 # record-write writes no record that no reader would take: an empty name,
 # a --json value or a sample that is not all of its text; and the reader
 # refuses such a record written by another hand.
 . "$(dirname "$0")/lib.sh"
-for t in series-check trailers-collect changelog-lint record-write; do
+for t in series-check trailers-collect changelog-lint record-write record-reuse; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
-plan 7
+plan 8
 
 # full CMD...: CMD with stdout on /dev/full must exit 1 and say so
 full() {
@@ -94,4 +94,17 @@ test_expect_success 'the reader refuses empty names and empty string fields, nam
 	expect_fail "$BIN/ci-report" bad.jsonl && grep_err "bad.jsonl:1: field .params.qemu_cpu. is empty"
 '
 
+test_expect_success 'record-reuse: a file over its limit is an error naming it, and no part of it is left' '
+	a=$(printf "a%.0s" $(seq 40)) && c=$(printf "c%.0s" $(seq 40)) &&
+	for i in $(seq 40); do
+		"$BIN/record-write" --to in.jsonl --suite bench-vm --case nd_pmem/rebind --metric m \
+			--unit ms --commit "$a" 1 2 3 || return 1
+	done &&
+	"$BIN/record-reuse" --from "$a" --commit "$c" --to whole.jsonl in.jsonl &&
+	[ "$(grep -c "\"commit\":\"$c\"" whole.jsonl)" = 40 ] &&
+	(trap "" XFSZ; ulimit -f 1; rc=0;
+	 "$BIN/record-reuse" --from "$a" --commit "$c" --to out.jsonl in.jsonl 2>err || rc=$?
+	 cat err; [ $rc = 1 ] && grep -q "^record-reuse: write: out.jsonl: File too large$" err) &&
+	[ ! -e out.jsonl ]
+'
 done_testing
