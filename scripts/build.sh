@@ -9,8 +9,12 @@
 #                       decides a build besides the commit, a line each;
 #                       nothing built (ci/steps.sh, before any step starts)
 #
-# A commit whose stamp (commit id, fragment, compiler, make flags) matches
-# is not rebuilt, so a second run with nothing changed does nothing.  The
+# A build is keyed by what it is made of: the commit's tree, the fragment,
+# the compiler and the targets (its stamp).  A commit whose stamp matches
+# is not rebuilt, so a second run with nothing changed does nothing; a
+# commit whose tree another commit's build has (a changelog edit, a
+# trailer: a new id, the same tree) gets that build, hard-linked (cp -al,
+# seconds), its records saying "reused_from" (the commit first built).  The
 # build records (suite build, case kernel: ok, seconds, warnings,
 # new_warnings, and an error record when it does not build; doc/records.md)
 # are written by record-write into the commit's results directory:
@@ -57,11 +61,48 @@ base_commit >/dev/null
 
 commits=$(commit_list "$@") || exit 1
 
-# The stamp: everything that decides what a build produces besides the
-# commit id itself.
+# The stamp: everything that decides what a build produces; the commit
+# id is not of it, its tree is.
 stamp_of() {
-	echo "commit $1"
+	echo "tree $(tree_of "$1")"
 	settings
+}
+
+# build_twin COMMIT: another commit's build directory of the same stamp
+# (same tree and settings), built whole; nothing when there is none
+build_twin() {
+	bt_stamp=$(stamp_of "$1")
+	for bt_d in "$OUT"/build/*/; do
+		bt_d=${bt_d%/}
+		[ "${bt_d##*/}" != "$1" ] && [ ! -L "$bt_d" ] || continue
+		[ "$(cat "$bt_d/result" 2>/dev/null)" = ok ] && [ -f "$bt_d/arch/x86/boot/bzImage" ] ||
+			continue
+		stamp_fresh "$bt_d/stamp" "$bt_stamp" || continue
+		echo "${bt_d##*/}"
+		return 0
+	done
+}
+
+# build_reuse FROM COMMIT: COMMIT's build directory as FROM's, its files
+# hard links (a build is never changed in place: build_one removes the
+# directory first).  What is the commit's own (stamp, result, seconds,
+# warnings, log) is copied, so that writing it never writes FROM's;
+# reused-from names the commit first built.  Whole or not at all: made
+# aside, renamed in.
+build_reuse() {
+	br_from=$OUT/build/$1 br_o=$OUT/build/$2 br_tmp=$OUT/build/.$2.reuse
+	br_first=$(cat "$br_from/reused-from" 2>/dev/null || echo "$1")
+	rm -rf "$br_tmp" && cp -al "$br_from" "$br_tmp" &&
+		rm -f "$br_tmp/stamp" "$br_tmp/result" "$br_tmp/seconds" "$br_tmp/warnings.txt" \
+			"$br_tmp/build.log" "$br_tmp/new-warnings.txt" "$br_tmp/records.jsonl" \
+			"$br_tmp/reused-from" &&
+		cp "$br_from/result" "$br_from/seconds" "$br_from/warnings.txt" "$br_from/build.log" \
+			"$br_from/stamp" "$br_tmp/" &&
+		echo "$br_first" >"$br_tmp/reused-from" &&
+		rm -rf "$br_o" && mv "$br_tmp" "$br_o" || {
+		rm -rf "$br_tmp"
+		die "build: cannot link the build of $1 as $2's (disk full?)"
+	}
 }
 
 # Compiler and objtool warnings, with line and column numbers and code
@@ -100,23 +141,25 @@ build_one() {
 }
 
 # records COMMIT DIR: the build records of COMMIT into DIR/records.jsonl,
-# written whole or not at all
+# written whole or not at all; a build reused from another commit says
+# so in every record (reused_from: the commit first built)
 records() {
 	rc_c=$1 rc_file=$2/records.jsonl rc_o=$OUT/build/$1
 	mkdir -p "$2" && rm -f "$rc_file.tmp"
 	ok=0
 	[ "$(cat "$rc_o/result")" = ok ] && ok=1
+	ru=$(cat "$rc_o/reused-from" 2>/dev/null || true)
 	for m in "ok count $ok" "seconds s $(cat "$rc_o/seconds")" \
 		 "warnings count $(wc -l <"$rc_o/warnings.txt")" \
 		 "new_warnings count $(wc -l <"$rc_o/new-warnings.txt")"; do
 		# shellcheck disable=SC2086 # metric, unit and sample: three words
 		set -- $m
 		"$BIN/record-write" --to "$rc_file.tmp" --suite build --case kernel --metric "$1" \
-			--unit "$2" --commit "$rc_c" "$3" ||
+			--unit "$2" --commit "$rc_c" ${ru:+--field "reused_from=$ru"} "$3" ||
 			die_rc $? "records: $rc_file cannot be written"
 	done
 	[ $ok = 1 ] || "$BIN/record-write" --to "$rc_file.tmp" --suite build --case kernel \
-		--metric error --unit count --commit "$rc_c" \
+		--metric error --unit count --commit "$rc_c" ${ru:+--field "reused_from=$ru"} \
 		--error "the kernel does not build: $rc_o/build.log" ||
 		die_rc $? "records: $rc_file cannot be written"
 	mv "$rc_file.tmp" "$rc_file"
@@ -163,6 +206,9 @@ for c in $commits; do
 	o=$OUT/build/$c
 	if stamp_fresh "$o/stamp" "$(stamp_of "$c")" && [ -f "$o/arch/x86/boot/bzImage" ]; then
 		progress "build $i/$n" "$short up to date: $subj"
+	elif twin=$(build_twin "$c") && [ -n "$twin" ]; then
+		build_reuse "$twin" "$c"
+		progress "build $i/$n" "$short: the tree of $(printf %.12s "$twin"), built: its build, linked, not rebuilt: $subj"
 	else
 		progress "build $i/$n" "$short building: $subj (log: $o/build.log)"
 		if build_one "$c"; then
@@ -185,9 +231,10 @@ for c in $commits; do
 		warn "$short adds $(wc -l <"$o/new-warnings.txt") warning(s):"
 		sed 's/^/  /' "$o/new-warnings.txt" >&2
 	fi
-	printf '%-12s %-6s %6s %5s %5s  %s\n' "$short" "$(cat "$o/result")" \
+	printf '%-12s %-6s %6s %5s %5s  %s%s\n' "$short" "$(cat "$o/result")" \
 		"$(cat "$o/seconds")" "$(wc -l <"$o/warnings.txt")" \
-		"$(wc -l <"$o/new-warnings.txt")" "$subj" >>"$summary.tmp"
+		"$(wc -l <"$o/new-warnings.txt")" "$subj" \
+		"$([ ! -f "$o/reused-from" ] || printf ' (build of %.12s)' "$(cat "$o/reused-from")")" >>"$summary.tmp"
 	records "$c" "${results:-$o}"
 	parent=$c
 done

@@ -398,6 +398,13 @@ commit_subjects() {
 	done
 }
 
+# tree_of COMMIT: its tree id: what a build or a guest run of it is made
+# of (a changelog edit gives a commit a new id and the same tree)
+tree_of() {
+	kgit rev-parse --verify -q "$1^{tree}" ||
+		die "commits: '$1' has no tree in $(kernel_repo)"
+}
+
 # stamp_fresh FILE TEXT: FILE holds TEXT, the inputs of what it stamps:
 # that is up to date.  stamp_write FILE TEXT: the stamp, written whole,
 # as the last thing a step does.  The one stamp of build, KUnit and ci.

@@ -2,13 +2,14 @@
 # make build: the series head builds (tinyconfig + bench-vm/kernel.config,
 # ccache, O=<dir>/build/<commit>); a second run rebuilds nothing; a commit
 # that adds a warning has it reported as new; one that does not compile is
-# reported as failing and makes build.sh exit 1.
+# reported as failing and makes build.sh exit 1; a commit of a tree already
+# built (a changelog edit) gets that build, hard-linked, not a rebuild.
 . "$(dirname "$0")/lib.sh"
 BUILD="sh $TOP/scripts/build.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-plan 4
+plan 5
 
 test_expect_success 'the series head builds a bzImage with the fragment in its .config; the series summary is left alone' '
 	rm -f "$OUT/build/summary.txt" && $BUILD "$HEAD" >out && cat out &&
@@ -53,5 +54,27 @@ test_expect_success 'a fragment option that does not take effect fails the build
 	FRAGMENT=$SCRATCH/frag BUILD_TARGETS=init/version.o expect_fail $BUILD "$same" &&
 	grep_err "config: .CONFIG_XCS_NO_SUCH_OPTION=y. from $SCRATCH/frag did not take effect" &&
 	[ "$(cat "$OUT/build/$same/result")" = fail ]
+'
+test_expect_success 'a new commit id of a tree already built: linked, not rebuilt; its own files its own; its records say reused_from' '
+	o=$OUT/build/$HEAD &&
+	reword=$(GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
+		GIT_COMMITTER_EMAIL=t@example.org git -C "$WORKTREE" commit-tree "$HEAD^{tree}" -p "$HEAD^" \
+		-m "test: the head, its changelog edited") &&
+	r=$OUT/build/$reword && rm -rf "$r" "$SCRATCH/res" &&
+	before=$(stat -c %Y.%s "$o/arch/x86/boot/bzImage" "$o/stamp" "$o/result") &&
+	$BUILD --results "$SCRATCH/res" "$reword" 2>err && cat err &&
+	grep -q "$(printf %.12s "$reword"): the tree of $(printf %.12s "$HEAD"), built: its build, linked, not rebuilt" err &&
+	! grep -q "building" err &&
+	[ "$(stat -c %i "$r/arch/x86/boot/bzImage")" = "$(stat -c %i "$o/arch/x86/boot/bzImage")" ] &&
+	for f in stamp result seconds warnings.txt build.log new-warnings.txt; do
+		[ "$(stat -c %i "$r/$f")" != "$(stat -c %i "$o/$f")" ] || { echo "$f is shared"; return 1; }
+	done &&
+	[ "$(stat -c %Y.%s "$o/arch/x86/boot/bzImage" "$o/stamp" "$o/result")" = "$before" ] &&
+	[ "$(cat "$r/reused-from")" = "$HEAD" ] &&
+	[ "$(grep -c "\"commit\":\"$reword\".*\"reused_from\":\"$HEAD\"" "$SCRATCH/res/records.jsonl")" = 4 ] &&
+	[ "$(grep -c . "$SCRATCH/res/records.jsonl")" = 4 ] &&
+	grep "\"metric\":\"seconds\"" "$SCRATCH/res/records.jsonl" | grep -q "\"samples\":\[$(cat "$o/seconds")\(\.0\)\?\]" &&
+	$BUILD "$reword" 2>err2 && grep -q "up to date" err2 &&
+	rm -rf "$r"
 '
 done_testing
