@@ -157,12 +157,15 @@ configure() {
 	fi
 }
 
-# cached SIDE TOOL OBJ...: the cache file of a (commit, tool, objects)
-# result: one make call per side builds all the objects of a commit
+# cached SIDE TOOL OBJ...: the cache file of a (tree, fragment, tool,
+# objects) result: one make call per side builds all the objects of a
+# commit.  Keyed by what the output is made of, not the commit id: a
+# changelog edit finds its sparse and clang runs done.
+FRAGMENT_KEY=$(sha256sum <"$FRAGMENT" | cut -c1-12)
 cached() {
 	side=$1 tool=$2
 	shift 2
-	echo "$CACHE/$side/$tool/$(echo "$@" | tr ' /' '+_')"
+	echo "$CACHE/$(tree_of "$side")-$FRAGMENT_KEY/$tool/$(echo "$@" | tr ' /' '+_')"
 }
 
 # the objects among OBJ... whose source exists at the checked-out commit

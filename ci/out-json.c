@@ -200,6 +200,7 @@ int json_write(const struct report *r, FILE *f)
 		add(e, "key", json_object_new_string(t->cols[i].key));
 		add(e, "subject", json_object_new_string(t->cols[i].subject));
 		add(e, "hosts", json_object_new_string(t->cols[i].hosts));
+		add(e, "reused", json_object_new_string(t->cols[i].reused));
 		json_object_array_add(a, e);
 	}
 	add(o, "columns", a);

@@ -224,12 +224,13 @@ void md_write(struct report *r, FILE *f)
 		merge_md(r, f);
 		return;
 	}
-	fputs("# CI report\n\n## Commits\n\n| # | commit | subject | hosts |\n|---|---|---|---|\n",
-	      f);
+	fputs("# CI report\n\n## Commits\n\n| # | commit | subject | hosts | reused from |\n"
+	      "|---|---|---|---|---|\n", f);
 	for (c = 0; c < t->ncols; c++) {
 		fprintf(f, "| %zu | %s | ", c, short_id(t->cols[c].key).s);
 		md_escape(f, t->cols[c].subject);
-		fprintf(f, " | %s |\n", t->cols[c].hosts);
+		fprintf(f, " | %s | %s |\n", t->cols[c].hosts,
+			*t->cols[c].reused ? t->cols[c].reused : "-");
 	}
 	fprintf(f, "\n## Text for a changelog\n\n```\n");
 	text_changelog(r, f);

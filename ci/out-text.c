@@ -240,11 +240,36 @@ void errors_write(const struct report *r, FILE *f)
 	}
 }
 
+/*
+ * The commits whose results are another commit's, reused because what
+ * they are made of is the same (ci/run.sh: a changelog edit gives a new
+ * id to the same tree): said first, so that nobody reads them as runs.
+ */
+static void reused_write(const struct report *r, FILE *f)
+{
+	const struct table *t = &r->t;
+	size_t c;
+	int any = 0;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (!*t->cols[c].reused)
+			continue;
+		if (!any)
+			fprintf(f, "Results reused (the same content under another commit id):\n");
+		any = 1;
+		fprintf(f, "  %s %s: %s\n", short_id(t->cols[c].key).s,
+			t->cols[c].subject[0] ? t->cols[c].subject : "commit", t->cols[c].reused);
+	}
+	if (any)
+		fprintf(f, "\n");
+}
+
 /* the whole text report; returns the gate's unaccepted regressions */
 int text_write(struct report *r, FILE *f)
 {
 	size_t c, i;
 
+	reused_write(r, f);
 	for (c = 1; c < r->t.ncols; c++)
 		text_changes(r, f, c);
 	for (c = 1; c < r->t.ncols; c++)

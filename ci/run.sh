@@ -227,6 +227,70 @@ inputs() {
 	hash=$(printf '%s\n' "$inputs" | hash_of)
 }
 
+# Results keyed by content.  A step that says what of a commit its result
+# is made of (step_<name>_content: its tree, its parent's, its message) has
+# a key: the hash of that and of its inputs, the commit id in them
+# replaced by a word.  Under icount a guest's figures are a function of
+# the kernel image, the initramfs, QEMU and the parameters alone, and a
+# check's of what it reads: a changelog edit gives the commits after it
+# new ids, not new results.  run_step finds the key's last results in
+# $CI_OUT/.keys/<step>/<key> (the commit they were made for) and, when
+# that commit's results are still the ones made with that key, makes them
+# this commit's: record-reuse rewrites each record (commit, reused_from),
+# the rest is copied; the report says "reused from".
+
+# content_key STEP COMMIT: sets key (none when the step has no content)
+# from the inputs that inputs() read
+content_key() {
+	key=
+	ck_f=step_$(fn_of "$1")_content
+	command -v "$ck_f" >/dev/null || return 0
+	ck=$("$ck_f" "$2") || die "$1: what $(printf %.12s "$2") is made of cannot be read"
+	key=$({ printf '%s\n' "$ck"; printf '%s\n' "$inputs" | sed "s/$2/COMMIT/g"; } | hash_of)
+}
+
+# reuse_source STEP KEY COMMIT: the commit whose last good results of STEP
+# were made with KEY (their stamp there, their key file KEY, not
+# superseded); false when there is none
+reuse_source() {
+	[ -n "$2" ] && [ -f "$CI_OUT/.keys/$1/$2" ] || return 1
+	rsrc=$(cat "$CI_OUT/.keys/$1/$2") || return 1
+	[ "$rsrc" != "$3" ] && [ -f "$CI_OUT/$rsrc/$1.stamp" ] &&
+		[ "$(cat "$CI_OUT/$rsrc/$1/key" 2>/dev/null)" = "$2" ] &&
+		[ ! -e "$CI_OUT/$rsrc/.$1.superseded" ] || return 1
+	echo "$rsrc"
+}
+
+# reuse_results STEP FROM COMMIT DIR: FROM's results of STEP as COMMIT's,
+# into DIR (which holds COMMIT's inputs and key already)
+reuse_results() {
+	ru_src=$CI_OUT/$2/$1
+	echo "the same content as $2 (key $(cat "$4/key")): its results, reused, nothing run"
+	(cd "$ru_src" && find . -type f ! -name inputs ! -name key ! -name rc ! -name seconds \
+		! -name log ! -name '*.jsonl' ! -name reused-from -print) | while read -r ru_f; do
+		mkdir -p "$4/$(dirname "$ru_f")" && cp -p "$ru_src/$ru_f" "$4/$ru_f" || exit 1
+	done || { echo "cannot copy $ru_src into $4 (disk full?)"; return 1; }
+	(cd "$ru_src" && find . -type f -name '*.jsonl' -print) | while read -r ru_f; do
+		mkdir -p "$4/$(dirname "$ru_f")" &&
+			"$BIN/record-reuse" --from "$2" --commit "$3" --to "$4/$ru_f" "$ru_src/$ru_f" ||
+			exit 1
+	done || { echo "the records of $ru_src cannot be reused (above)"; return 1; }
+	cat "$ru_src/reused-from" 2>/dev/null >"$4/reused-from" || echo "$2" >"$4/reused-from"
+}
+
+# key_write STEP COMMIT KEY: the key's results are now COMMIT's (the
+# commit first made them, when COMMIT reused them)
+key_write() {
+	[ -n "$3" ] || return 0
+	kw_c=$(cat "$CI_OUT/$2/$1/reused-from" 2>/dev/null || echo "$2")
+	# the first commit's results may be gone or others since
+	[ "$(cat "$CI_OUT/$kw_c/$1/key" 2>/dev/null)" = "$3" ] && [ -f "$CI_OUT/$kw_c/$1.stamp" ] ||
+		kw_c=$2
+	mkdir -p "$CI_OUT/.keys/$1" && printf '%s\n' "$kw_c" >"$CI_OUT/.keys/$1/$3.tmp" &&
+		mv "$CI_OUT/.keys/$1/$3.tmp" "$CI_OUT/.keys/$1/$3" ||
+		die "$1: cannot write $CI_OUT/.keys/$1/$3 (disk full?)"
+}
+
 # The schedule (CI_SCHEDULE=overlap, the default, or serial).  Steps run
 # commit by commit, in order, but for two: a bench-vm run whose guest
 # clock is icount counts emulated instructions, whatever else the machine
@@ -262,7 +326,10 @@ size_kb() {
 typical_seconds() {
 	case $1 in
 	build)
-		if [ "$3" = 1 ] || kgit diff-tree --no-commit-id --name-only -r "$2" |
+		# a build of the same tree is linked (scripts/build.sh)
+		if grep -qsx "tree $(tree_of "$2")" "$OUT"/build/*/stamp; then
+			echo 2
+		elif [ "$3" = 1 ] || kgit diff-tree --no-commit-id --name-only -r "$2" |
 			grep -Eq '^(include|arch/[^/]+/include)/|\.h$'; then
 			echo 520
 		else
@@ -347,24 +414,47 @@ run_step() {
 	rs_stamp=$CI_OUT/$rs_c/$rs_s.stamp
 	inputs "$rs_s" "$rs_c"
 	rs_inputs=$inputs rs_hash=$hash
+	content_key "$rs_s" "$rs_c"
+	rs_key=$key
 	if stamp_fresh "$rs_stamp" "$rs_hash"; then
 		progress "$rs_i/$n $rs_short" "$rs_s: up to date (inputs $(printf %.12s "$rs_hash"))"
 		outcome_write "$rs_c" "$rs_s" same 0
 		rm -f "$CI_OUT/$rs_c/.$rs_s.superseded"
+		# results made before keys were kept: their key is this one
+		if [ -n "$rs_key" ] && [ ! -f "$rs_dir/key" ]; then
+			printf '%s\n' "$rs_key" >"$rs_dir/key" ||
+				die "$rs_s: cannot write $rs_dir/key (disk full?)"
+		fi
+		[ "$(cat "$CI_OUT/.keys/$rs_s/$rs_key" 2>/dev/null)" != "" ] ||
+			key_write "$rs_s" "$rs_c" "$rs_key"
 		rs_where=$rs_dir
 		return 0
 	fi
 	rs_new=$CI_OUT/$rs_c/.$rs_s.attempt
 	rs_old=$CI_OUT/$rs_c/.$rs_s.old
 	rm -rf "$rs_new" "$rs_old" && mkdir -p "$rs_new" &&
-		printf '%s\n' "$rs_inputs" >"$rs_new/inputs" ||
+		printf '%s\n' "$rs_inputs" >"$rs_new/inputs" &&
+		{ [ -z "$rs_key" ] || printf '%s\n' "$rs_key" >"$rs_new/key"; } ||
 		die "$rs_s: cannot make $rs_new (disk full?): the results of $rs_short are as they were"
-	progress "$rs_i/$n $rs_short" "$rs_s: start (log: $rs_new/log)"
+	rs_from=$(reuse_source "$rs_s" "$rs_key" "$rs_c") || rs_from=
+	if [ -n "$rs_from" ]; then
+		progress "$rs_i/$n $rs_short" "$rs_s: the same content as $(printf %.12s "$rs_from"): its results, reused (log: $rs_new/log)"
+	else
+		progress "$rs_i/$n $rs_short" "$rs_s: start (log: $rs_new/log)"
+	fi
 	rs_t=$(date +%s)
-	# no pipefail in POSIX sh: the status goes around the view
+	# no pipefail in POSIX sh: the status goes around the view.  A reuse
+	# that fails (a record refused) says why, and the step runs.
 	{
 		rc=0
-		"step_${rs_f}_run" "$rs_c" "$rs_new" "$rs_parent" || rc=$?
+		if [ -z "$rs_from" ] || ! reuse_results "$rs_s" "$rs_from" "$rs_c" "$rs_new"; then
+			[ -z "$rs_from" ] || {
+				echo "reuse of $rs_from's results failed (above): running the step"
+				find "$rs_new" -mindepth 1 ! -name inputs ! -name key -exec rm -rf {} + 2>/dev/null
+				rs_from=
+			}
+			"step_${rs_f}_run" "$rs_c" "$rs_new" "$rs_parent" || rc=$?
+		fi
 		echo "$rc" >"$rs_new/rc"
 	} 2>&1 | log_view "$rs_new/log"
 	rc=$(cat "$rs_new/rc")
@@ -395,8 +485,14 @@ run_step() {
 	case $rc in
 	0)
 		stamp_write "$rs_stamp" "$rs_hash"
-		outcome_write "$rs_c" "$rs_s" ok "$rs_t"
-		progress "$rs_i/$n $rs_short" "$rs_s: ok in ${rs_t}s" ;;
+		key_write "$rs_s" "$rs_c" "$rs_key"
+		if [ -f "$rs_dir/reused-from" ]; then
+			outcome_write "$rs_c" "$rs_s" reused "$rs_t"
+			progress "$rs_i/$n $rs_short" "$rs_s: reused from $(printf %.12s "$(cat "$rs_dir/reused-from")") in ${rs_t}s"
+		else
+			outcome_write "$rs_c" "$rs_s" ok "$rs_t"
+			progress "$rs_i/$n $rs_short" "$rs_s: ok in ${rs_t}s"
+		fi ;;
 	3)
 		outcome_write "$rs_c" "$rs_s" skipped "$rs_t"
 		progress "$rs_i/$n $rs_short" "$rs_s: skipped: $rs_why$rs_kept" ;;
@@ -487,8 +583,11 @@ if [ -z "$report_only" ]; then
 		i=$((i + 1))
 		for s in $CI_STEPS; do
 			inputs "$s" "$c"
+			content_key "$s" "$c"
 			if stamp_fresh "$CI_OUT/$c/$s.stamp" "$hash"; then
 				e="0 0"
+			elif reuse_source "$s" "$key" "$c" >/dev/null; then
+				e="1 1"
 			else
 				e=
 				[ ! -f "$CI_OUT/$c/$s.stamp" ] || e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null) || e=

@@ -14,6 +14,11 @@
 #                                  on stderr, non-zero.  run.sh calls it
 #                                  once for every step of the run before
 #                                  anything is removed or any step starts
+#   step_<name>_content COMMIT     (optional) what of the commit the
+#                                  result is made of (its tree, its
+#                                  parent's, its message): with the
+#                                  inputs, the key under which another
+#                                  commit id's results are reused
 #   step_bench_vm_clock COMMIT DIR (optional) the guests' clock here
 # Every step's producer writes its own records into DIR (its --results):
 # nothing is read back, reshaped or copied here.  "<name>" is the step
@@ -51,6 +56,19 @@ step_build_run() {
 }
 
 # -- checks: checks/checks.sh (and KUnit on the base and the head)
+
+# what checks read of a commit: its tree and its parent's (file-level
+# checks compare the two), its mail (checkpatch and changelog-lint judge
+# author and message), and whether it is the series head (KUnit runs on
+# the base and the head); not its id
+step_checks_content() {
+	cp_p=$(kgit rev-parse -q --verify "$1^" || true)
+	echo "tree $(tree_of "$1")"
+	echo "parent-tree $([ -z "$cp_p" ] && echo none || tree_of "$cp_p")"
+	echo "mail $(kgit log -1 --format='%an <%ae>%n%B' "$1" | sha256sum | cut -d' ' -f1)"
+	echo "head $([ "$1" = "$(kgit rev-parse -q --verify "$REF_NS/series^{commit}" || true)" ] &&
+		echo yes || echo no)"
+}
 
 # checks.sh --check: KUNIT, COCCI_SET, CHECKS_ONLY checked and printed
 step_checks_check() {
@@ -96,6 +114,12 @@ step_bench_vm_inputs() {
 		$(find "$TOP/bench-vm/pages" -type f | LC_ALL=C sort)
 }
 
+# a guest is its kernel (the bzImage, in the inputs) and the module built
+# against its tree
+step_bench_vm_content() {
+	echo "tree $(tree_of "$1")"
+}
+
 # step_bench_vm_clock COMMIT DIR: "ACCEL CLOCK" (tcg icount, kvm wall...)
 # that its runs get on this host, the KVM probe's verdict included: how
 # run.sh schedules the guests.  Optional for a steps file.
@@ -127,6 +151,11 @@ step_bench_inputs() {
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
 	files_hash "$BIN/copy-bench" "$TOP/bench/run.sh" "$TOP/bench/gen.sh" "$TOP/scripts/lib.sh" \
 		$(find "$TOP/bench/kernel" "$TOP/bench/shim" -type f 2>/dev/null | LC_ALL=C sort)
+}
+
+# the copy routines are built from the commit's files
+step_bench_content() {
+	echo "tree $(tree_of "$1")"
 }
 
 step_bench_run() {

@@ -30,6 +30,7 @@ void table_add_column(struct table *t, const char *key, const char *subject)
 	t->cols[t->ncols].key = xstrdup(key);
 	t->cols[t->ncols].subject = xstrdup(subject);
 	t->cols[t->ncols].hosts = xstrdup("");
+	t->cols[t->ncols].reused = xstrdup("");
 	t->ncols++;
 }
 
@@ -113,6 +114,35 @@ static void add_host(struct column *c, const char *host)
 	c->hosts = h;
 }
 
+/* LIST ("a, b, c") has ITEM, whole */
+static int list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	const char *p;
+
+	for (p = list; (p = strstr(p, item)); p++)
+		if ((p == list || (p >= list + 2 && !strncmp(p - 2, ", ", 2))) &&
+		    (!p[n] || p[n] == ','))
+			return 1;
+	return 0;
+}
+
+/* "build 1a2b3c4d5e6f": a suite of the column reused from another commit */
+static void add_reused(struct column *c, const struct record *r)
+{
+	char *what, *h;
+
+	if (!r->reused_from)
+		return;
+	what = xasprintf("%s %.12s", r->suite, r->reused_from);
+	if (!list_has(c->reused, what)) {
+		h = xasprintf("%s%s%s", c->reused, *c->reused ? ", " : "", what);
+		free(c->reused);
+		c->reused = h;
+	}
+	free(what);
+}
+
 static char *column_key(const struct table *t, const struct record *r)
 {
 	if (t->by_file)
@@ -160,6 +190,7 @@ static void build_columns(struct table *t, const struct records *rs)
 		}
 		free(key);
 		add_host(&t->cols[c], r->host);
+		add_reused(&t->cols[c], r);
 	}
 	/* by CPU, the inputs' order means nothing: columns by name */
 	if (t->by_cpu && t->ncols > 1)
@@ -530,6 +561,7 @@ void table_free(struct table *t)
 		free(t->cols[c].key);
 		free(t->cols[c].subject);
 		free(t->cols[c].hosts);
+		free(t->cols[c].reused);
 	}
 	for (i = 0; i < t->nseries; i++)
 		free(t->series[i]);

@@ -75,6 +75,8 @@ struct column {
 	char *key;		/* commit id, or "accel, cpu" by CPU */
 	char *subject;
 	char *hosts;
+	/* "suite <id>, ..." of the suites reused from another commit, or "" */
+	char *reused;
 };
 
 /* The rule that decides a comparison (and the gate). */
