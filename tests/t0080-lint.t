@@ -2,11 +2,12 @@
 # make lint: the shell is checked as the C is.  ShellCheck on every script
 # of the toolkit and checkpatch.pl --strict on every C file pass; the
 # ShellCheck settings still catch the bug class they are for; every
-# finding silenced where it stands says why.
+# finding silenced where it stands says why; actionlint checks the
+# workflows, and finds a wrong expression and an undeclared runner label.
 . "$(dirname "$0")/lib.sh"
 command -v shellcheck >/dev/null || bail "shellcheck is not installed: run 'make deps'"
 [ -f "$TOP/kernel-tree/scripts/checkpatch.pl" ] || bail "no kernel-tree/scripts/checkpatch.pl: t0005 imports the tree"
-plan 4
+plan 5
 
 test_expect_success 'make lint: shellcheck and checkpatch.pl find nothing' '
 	make -C "$TOP" --no-print-directory -s lint >out 2>&1; rc=$?
@@ -30,5 +31,13 @@ test_expect_success 'the tree'"'"'s shellcheck settings still catch an unquoted 
 test_expect_success 'a finding silenced in a script says why, on the same line' '
 	(cd "$TOP" && grep -n "^[[:space:]]*# shellcheck disable=" $(make --no-print-directory -s print-shell-sources)) >dis &&
 	[ -s dis ] && ! grep -v "disable=SC[0-9,SC]* # [^ ]" dis
+'
+test_expect_success 'actionlint: the workflow passes; a wrong expression and a runner label that .github/actionlint.yaml lacks are found' '
+	sh "$TOP/scripts/actionlint.sh" &&
+	printf "on: push\njobs:\n  a:\n    runs-on: [self-hosted, amd-zen4, amd-zen9]\n    steps:\n      - run: echo \${{ github.nope }}\n" >bad.yml &&
+	{ rc=0; sh "$TOP/scripts/actionlint.sh" bad.yml >log 2>&1 || rc=$?; } && cat log &&
+	[ $rc = 1 ] && [ "$(grep -c "^bad.yml:" log)" = 2 ] &&
+	grep -q "^bad.yml:4:[0-9]*: label \"amd-zen9\" is unknown.* \[runner-label\]$" log &&
+	grep -q "^bad.yml:6:[0-9]*: property \"nope\" is not defined.* \[expression\]$" log
 '
 done_testing
