@@ -40,15 +40,20 @@ endif
 
 BIN = $(OUT)/bin
 export BIN
-TOOLS = $(BIN)/series-check $(BIN)/trailers-collect $(BIN)/record-write $(BIN)/record-reuse
-# the record writer, which every producer links
-LIB_RECORD = lib/record-write.c lib/record-write.h
+# The C tools: one compile rule and one link rule (below, after every
+# area's fragment).  objs: the objects of some sources, out/obj/<path>.o
+# (the source's name kept whole: bench/costs.c and bench/costs.S are two)
+objs = $(patsubst %,$(OUT)/obj/%.o,$(1))
+LDLIBS = -ljson-c -lgsl -lgslcblas -lm
 # lib/: what the tools of several areas share: the record reader and
 # writer, the statistics, the table of records (ci-report, ci-merge,
 # bench-vm-report), errors and allocation
-LIB_OBJ = $(addprefix $(OUT)/obj/lib/,table.o setup.o record-read.o record-fields.o \
-	  record-write.o stats.o util.o mbox.o costs.o)
-LIB_LIBS = -ljson-c -lgsl -lgslcblas -lm
+LIB_OBJ = $(call objs,lib/table.c lib/setup.c lib/record-read.c lib/record-fields.c \
+	  lib/record-write.c lib/stats.c lib/util.c lib/mbox.c lib/costs.c)
+# Each area adds its tools to C_TOOLS (linked by the rule below) or, for
+# a tool built otherwise, to TOOLS, with their prerequisites
+C_TOOLS = $(BIN)/series-check $(BIN)/trailers-collect $(BIN)/record-write $(BIN)/record-reuse
+TOOLS =
 # Each area adds its targets, tools (TOOLS += ...) and help lines
 # (HELP += ...) in its own fragment.
 HELP =
@@ -120,7 +125,7 @@ trailers: tools
 send: tools
 	$(Q)sh scripts/send.sh
 
-tools: $(TOOLS)
+tools: $(TOOLS) $(C_TOOLS)
 
 # A flags file rewritten only when its content changes, so new flags
 # rebuild the tools and nothing else.
@@ -128,29 +133,30 @@ $(OUT)/cflags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' >$@
 
-$(BIN)/%: tools/%.c lib/mbox.c lib/mbox.h lib/outfile.h $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $< lib/mbox.c
-
+$(BIN)/series-check $(BIN)/trailers-collect: $(BIN)/%: $(call objs,tools/%.c lib/mbox.c)
 # the one record CLI (build, checks): lib's record writer, no mbox
-$(BIN)/record-write: tools/record-write.c $(LIB_RECORD) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ tools/record-write.c lib/record-write.c -ljson-c
-
+$(BIN)/record-write: $(call objs,tools/record-write.c lib/record-write.c)
 # ci/run.sh's reuse of a step's records under another commit id: the
 # reader's checks (record-fields) and the writer
-$(BIN)/record-reuse: tools/record-reuse.c $(LIB_OBJ) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ tools/record-reuse.c $(LIB_OBJ) $(LIB_LIBS)
+$(BIN)/record-reuse: $(call objs,tools/record-reuse.c) $(LIB_OBJ)
 
-# no kernel tree needed: lib/compiler.h has the kernel's __printf, __noreturn
-$(LIB_OBJ): $(OUT)/obj/lib/%.o: lib/%.c $(wildcard lib/*.h) $(OUT)/cflags
+# One compile rule for every C and assembly file of the C tools (no kernel
+# tree needed: lib/compiler.h has the kernel's __printf, __noreturn): the
+# object out/obj/<source>.o (lib/stats.c: out/obj/lib/stats.c.o), and its
+# header dependencies as the compiler finds them (-MMD -MP:
+# out/obj/lib/stats.c.d), so no list of headers is kept by hand.  New
+# flags ($(OUT)/cflags) rebuild every object.
+$(OUT)/obj/%.c.o: %.c $(OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUT)/obj/%.S.o: %.S $(OUT)/cflags
+	@mkdir -p $(@D)
+	$(quiet) '  AS     ' $@
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(wildcard $(OUT)/obj/*/*.d $(OUT)/obj/*/*/*.d $(OUT)/obj/*/*/*/*.d)
 
 # The test suite needs the packages (deps), the kernel source (some tools,
 # gen_init_cpio, come from it) and the sanitized tools.
@@ -197,3 +203,10 @@ distclean:
 	-git -C kernel-tree worktree prune 2>/dev/null
 
 FORCE:
+
+# One link rule for every C tool: each names its objects (objs) as its
+# prerequisites, every area's fragment included above.
+$(C_TOOLS):
+	@mkdir -p $(@D)
+	$(quiet) '  LD     ' $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)

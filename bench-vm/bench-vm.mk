@@ -15,8 +15,8 @@ GEN_INIT_CPIO_SRC ?= $(OUT)/tree/usr/gen_init_cpio.c
 # the model plugin (run.sh --model cache) and its test
 include bench-vm/plugin/plugin.mk
 
-TOOLS += $(BIN)/bench-vm-agent $(BIN)/bench-vm-kmsg-test $(BIN)/bench-vm-collect \
-	 $(BIN)/bench-vm-report
+TOOLS += $(BIN)/bench-vm-agent
+C_TOOLS += $(BIN)/bench-vm-kmsg-test $(BIN)/bench-vm-collect $(BIN)/bench-vm-report
 # Before 'make kernel-tree' there is no worktree to take gen_init_cpio
 # from: 'make tools' still builds the rest, and whatever needs it says why.
 ifeq ($(wildcard $(GEN_INIT_CPIO_SRC)),)
@@ -31,21 +31,10 @@ $(BIN)/bench-vm-agent: $(BENCH_VM_AGENT_SRC)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(BENCH_VM_AGENT_CFLAGS) -o $@ bench-vm/agent/agent.c bench-vm/agent/kmsg.c
 
-$(BIN)/bench-vm-kmsg-test: bench-vm/agent/kmsg-test.c bench-vm/agent/kmsg.c bench-vm/agent/kmsg.h $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/agent/kmsg-test.c bench-vm/agent/kmsg.c
-
-$(BIN)/bench-vm-collect: bench-vm/collect.c $(LIB_RECORD) $(BENCH_VM_MODEL_HDRS) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/collect.c lib/record-write.c -ljson-c
-
+$(BIN)/bench-vm-kmsg-test: $(call objs,bench-vm/agent/kmsg-test.c bench-vm/agent/kmsg.c)
+$(BIN)/bench-vm-collect: $(call objs,bench-vm/collect.c lib/record-write.c)
 # a view of lib/'s table of records (LIB_OBJ, the top-level Makefile)
-$(BIN)/bench-vm-report: bench-vm/report.c $(LIB_OBJ) $(wildcard lib/*.h) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/report.c $(LIB_OBJ) $(LIB_LIBS)
+$(BIN)/bench-vm-report: $(call objs,bench-vm/report.c) $(LIB_OBJ)
 
 $(BIN)/gen_init_cpio: $(GEN_INIT_CPIO_SRC)
 	@mkdir -p $(@D)

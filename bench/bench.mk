@@ -9,28 +9,12 @@
 # routines into $(OUT)/bench/<commit>/variants.so, which it loads.
 
 BENCH_SRC = bench/copy-bench.c bench/experiments.c bench/selftest.c \
-	    bench/costs.c lib/stats.c bench/ntstore.S bench/costs.S
-BENCH_DEPS = $(BENCH_SRC) bench/bench.h lib/stats.h bench/variants.def \
-	     lib/claims.def
+	    bench/costs.c lib/stats.c bench/ntstore.S bench/costs.S lib/record-write.c
 
-TOOLS += $(BIN)/copy-bench
-
-$(OUT)/bench/obj/record.o: $(LIB_RECORD) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -c -o $@ lib/record-write.c
-
-$(BIN)/copy-bench: $(BENCH_DEPS) $(OUT)/bench/obj/record.o $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $(BENCH_SRC) $(OUT)/bench/obj/record.o -ljson-c -lgsl -lgslcblas -lm
-
+C_TOOLS += $(BIN)/copy-bench $(BIN)/cost-fit
+$(BIN)/copy-bench: $(call objs,$(BENCH_SRC))
 # the cost table's fit: the host times of cost-classes on the model's counts
-TOOLS += $(BIN)/cost-fit
-$(BIN)/cost-fit: bench/cost-fit.c $(LIB_OBJ) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ bench/cost-fit.c $(LIB_OBJ) $(LIB_LIBS)
+$(BIN)/cost-fit: $(call objs,bench/cost-fit.c) $(LIB_OBJ)
 
 .PHONY: bench bench-list costs
 

@@ -3,18 +3,10 @@
 # commit, reporting only what a commit adds.  Included by the top-level
 # Makefile.
 
-TOOLS += $(BIN)/changelog-lint $(BIN)/kunit-records
-
-$(BIN)/changelog-lint: checks/changelog-lint.c lib/mbox.c lib/mbox.h lib/outfile.h $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ checks/changelog-lint.c lib/mbox.c
-
+C_TOOLS += $(BIN)/changelog-lint $(BIN)/kunit-records
+$(BIN)/changelog-lint: $(call objs,checks/changelog-lint.c lib/mbox.c)
 # kunit.py's JSON -> records (checks/kunit.sh)
-$(BIN)/kunit-records: checks/kunit-records.c $(LIB_RECORD) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ checks/kunit-records.c lib/record-write.c -ljson-c
+$(BIN)/kunit-records: $(call objs,checks/kunit-records.c lib/record-write.c)
 
 .PHONY: checks checks-kunit checks-check-c
 

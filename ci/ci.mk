@@ -15,29 +15,14 @@
 # $(OUT)/ci/<commit>/<step>.stamp holds the hash of its inputs.
 
 # Every part of ci-report and ci-merge is its own object (ci/report.h
-# lists them), over lib/ (LIB_OBJ, the top-level Makefile).
-CI_OBJ = $(addprefix $(OUT)/obj/ci/,gate.o out-text.o out-md.o out-json.o format.o outputs.o \
-	 functions.o predict.o)
-CI_HDRS = $(wildcard lib/*.h ci/*.h) lib/claims.def
+# lists them), over lib/ (LIB_OBJ, the top-level Makefile, which compiles
+# and links them).
+CI_OBJ = $(call objs,ci/gate.c ci/out-text.c ci/out-md.c ci/out-json.c ci/format.c \
+	 ci/outputs.c ci/functions.c ci/predict.c)
 
-TOOLS += $(BIN)/ci-report $(BIN)/ci-merge
-
-CI_MAIN_OBJ = $(addprefix $(OUT)/obj/ci/,report-main.o merge-main.o claims.o plots.o)
-$(CI_OBJ) $(CI_MAIN_OBJ): $(OUT)/obj/ci/%.o: ci/%.c $(CI_HDRS) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
-
-$(BIN)/ci-report: $(OUT)/obj/ci/report-main.o $(OUT)/obj/ci/claims.o $(OUT)/obj/ci/plots.o \
-		  $(CI_OBJ) $(LIB_OBJ)
-	@mkdir -p $(@D)
-	$(quiet) '  LD     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
-
-$(BIN)/ci-merge: $(OUT)/obj/ci/merge-main.o $(CI_OBJ) $(LIB_OBJ)
-	@mkdir -p $(@D)
-	$(quiet) '  LD     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIB_LIBS)
+C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge
+$(BIN)/ci-report: $(call objs,ci/report-main.c ci/claims.c ci/plots.c) $(CI_OBJ) $(LIB_OBJ)
+$(BIN)/ci-merge: $(call objs,ci/merge-main.c) $(CI_OBJ) $(LIB_OBJ)
 
 # Options of the pipeline (ci/run.sh reads them from the environment).
 GATE_PCT ?= 5

@@ -11,7 +11,8 @@ BENCH_VM_MODEL_HDRS = $(wildcard bench-vm/plugin/*.h) bench-vm/plugin/events.def
 BENCH_VM_MODEL_CFLAGS = -O2 -g -Wall -Wextra -Werror -std=gnu11 -fPIC -shared \
 	-fvisibility=hidden
 
-TOOLS += $(BIN)/bench-vm-model.so $(BIN)/bench-vm-model-test
+TOOLS += $(BIN)/bench-vm-model.so
+C_TOOLS += $(BIN)/bench-vm-model-test
 
 $(BIN)/bench-vm-model.so: bench-vm/plugin/plugin.c $(BENCH_VM_MODEL_CORE) $(BENCH_VM_MODEL_HDRS)
 	@mkdir -p $(@D)
@@ -19,8 +20,4 @@ $(BIN)/bench-vm-model.so: bench-vm/plugin/plugin.c $(BENCH_VM_MODEL_CORE) $(BENC
 	$(Q)$(CC) $(BENCH_VM_MODEL_CFLAGS) -o $@ bench-vm/plugin/plugin.c $(BENCH_VM_MODEL_CORE)
 
 # the model without QEMU: decode, caches and windows on known inputs (t0395)
-$(BIN)/bench-vm-model-test: bench-vm/plugin/model-test.c $(BENCH_VM_MODEL_CORE) \
-		$(BENCH_VM_MODEL_HDRS) $(OUT)/cflags
-	@mkdir -p $(@D)
-	$(quiet) '  CC     ' $@
-	$(Q)$(CC) $(CFLAGS) -o $@ bench-vm/plugin/model-test.c $(BENCH_VM_MODEL_CORE)
+$(BIN)/bench-vm-model-test: $(call objs,bench-vm/plugin/model-test.c $(BENCH_VM_MODEL_CORE))
