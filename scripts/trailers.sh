@@ -14,6 +14,15 @@
 # patches; only when every copy is written do they replace the files in
 # patches/, so a failure changes nothing.  Then 'apply' rebuilds the
 # commits.
+#
+# Provenance: every trailer folded is also a line of
+# patches/trailers.provenance, "FILE<TAB>TRAILER<TAB>MESSAGE-ID": the reply
+# it came from, renamed in with the patches.  A trailer the maintainer
+# rejects is a line of patches/trailers.rejected,
+#   <message-id> Reviewed-by: Name <addr> | why
+# (or '*' for the trailer from any reply): it is not folded again, and
+# the run says so.  A line of another form, or a trailer rejected twice,
+# is an error, named by line; nothing changes.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -27,8 +36,36 @@ case ${NO_APPLY:-} in
 *) usage_die "NO_APPLY=1 (or unset), not '$NO_APPLY'" ;;
 esac
 
-found=$("$COLLECT" "$PATCHES/series" "$REPLIES") || exit
-found=$(printf '%s\n' "$found" | awk 'NF && !seen[$0]++')
+REJECTED=$PATCHES/trailers.rejected
+PROVENANCE=$PATCHES/trailers.provenance
+tab=$(printf '\t')
+# the rejected trailers, "ID<TAB>TRAILER<TAB>LINE<TAB>WHY", checked whole first
+rejected=
+if [ -e "$REJECTED" ]; then
+	rejected=$(awk -v f="${REJECTED#"$TOP"/}" '
+		/^[ \t]*(#|$)/ { next }
+		{
+			if (!match($0, /^(<[^<> \t]+>|\*)[ \t]+(Reviewed-by|Tested-by|Acked-by): [^|]*[^ \t|][ \t]+\|[ \t]*[^ \t]/)) {
+				printf "%s:%d: not \"<message-id> Reviewed-by: Name <addr> | why\" (or * for any reply, Tested-by, Acked-by): %s\n", f, NR, $0 > "/dev/stderr"
+				bad = 1; next
+			}
+			id = $1; rest = substr($0, length($1) + 1); sub(/^[ \t]+/, "", rest)
+			bar = index(rest, "|"); t = substr(rest, 1, bar - 1); why = substr(rest, bar + 1)
+			sub(/[ \t]+$/, "", t); sub(/^[ \t]+/, "", why)
+			if ((id SUBSEP t) in at) {
+				printf "%s:%d: %s from %s is rejected twice (line %d): one line each\n", f, NR, t, id, at[id, t] > "/dev/stderr"
+				bad = 1; next
+			}
+			at[id, t] = NR
+			printf "%s\t%s\t%d\t%s\n", id, t, NR, why
+		}
+		END { exit bad }' "$REJECTED") ||
+		die "rejected: $REJECTED has lines it cannot take (above); nothing changed"
+fi
+
+found=$("$COLLECT" --ids "$PATCHES/series" "$REPLIES") || exit
+# a trailer once per patch, from the first reply that gives it
+found=$(printf '%s\n' "$found" | awk -F'\t' 'NF && !seen[$1 FS $2]++')
 if [ -z "$found" ]; then
 	progress trailers "no Reviewed-by/Tested-by/Acked-by for this series in $REPLIES"
 	exit 0
@@ -36,12 +73,22 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-trailers.XXXXXX") ||
 	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
-trap 'rm -rf "$tmp"; for f in $(cat "$tmp.list" 2>/dev/null); do rm -f "$PATCHES/$f.trailers-new"; done; rm -f "$tmp.list"' EXIT
+trap 'rm -rf "$tmp"; for f in $(cat "$tmp.list" 2>/dev/null); do rm -f "$PATCHES/$f.trailers-new"; done; rm -f "$tmp.list" "$PROVENANCE.trailers-new"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 : >"$tmp.list" || die "tmp: cannot write '$tmp.list'"
-tab=$(printf '\t')
-printf '%s\n' "$found" | while IFS=$tab read -r f t; do
+[ ! -e "$PROVENANCE" ] || cp "$PROVENANCE" "$tmp/provenance" ||
+	die "tmp: cannot copy $PROVENANCE (disk full?)"
+[ -e "$tmp/provenance" ] ||
+	printf '# make trailers: each trailer folded into patches/, the reply it came from\n# file\ttrailer\tMessage-Id\n' >"$tmp/provenance" ||
+	die "tmp: cannot write in $tmp (disk full?)"
+printf '%s\n' "$found" | while IFS=$tab read -r f t id; do
+	why=$(printf '%s\n' "$rejected" | awk -F'\t' -v id="$id" -v t="$t" \
+		'($1 == id || $1 == "*") && $2 == t { printf "%s:%s: %s", f, $3, $4; exit }' f="${REJECTED#"$TOP"/}")
+	if [ -n "$why" ]; then
+		progress trailers "$f: '$t' from $id: rejected ($why), not folded"
+		continue
+	fi
 	if grep -qxF "$t" "$PATCHES/$f"; then
 		progress trailers "$f: already has '$t'"
 		continue
@@ -54,14 +101,19 @@ printf '%s\n' "$found" | while IFS=$tab read -r f t; do
 	git interpret-trailers --in-place --if-exists addIfDifferent \
 		--trailer "$t" "$tmp/$f" ||
 		die "interpret-trailers: could not add '$t' to a copy of $PATCHES/$f; patches/ is unchanged"
-	progress trailers "$f: + $t"
+	printf '%s\t%s\t%s\n' "$f" "$t" "$id" >>"$tmp/provenance" ||
+		die "tmp: cannot write $tmp/provenance (disk full?); patches/ is unchanged"
+	progress trailers "$f: + $t (from $id)"
 done
 # every changed file is written next to its original first, then renamed
 # over it: a full disk fails before any file of patches/ changes
+[ -s "$tmp.list" ] || { progress trailers "nothing new to fold"; exit 0; }
 for f in $(cat "$tmp.list"); do
 	cp "$tmp/$f" "$PATCHES/$f.trailers-new" ||
 		die "write: cannot write '$PATCHES/$f.trailers-new' (disk full?); patches/ is unchanged"
 done
+cp "$tmp/provenance" "$PROVENANCE.trailers-new" ||
+	die "write: cannot write '$PROVENANCE.trailers-new' (disk full?); patches/ is unchanged"
 # the renames are not cut by a signal, which would leave some patches
 # with their trailers and others without: one that comes now is acted on
 # once they are done
@@ -69,6 +121,7 @@ trailers_rename() {
 	for f in $(cat "$tmp.list"); do
 		mv -f "$PATCHES/$f.trailers-new" "$PATCHES/$f"
 	done
+	mv -f "$PROVENANCE.trailers-new" "$PROVENANCE"
 }
 signals_held trailers_rename ||
 	die "write: renaming the new patches into '$PATCHES' failed (above)"

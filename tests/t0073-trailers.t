@@ -6,11 +6,15 @@
 # encodings); a reply whose patch is not certain is reported and skipped.
 # Header names are case-insensitive (RFC 5322): every one the tool reads
 # (In-Reply-To, References, Message-Id of replies and of the patches,
-# Subject), and the "Re:" and trailer tags, in any case.
+# Subject), and the "Re:" and trailer tags, in any case.  Each trailer
+# folded is kept with the Message-Id of its reply (trailers.provenance); a
+# trailer of trailers.rejected is not folded again, and a rejects file it
+# cannot read whole (a line of another form, a trailer rejected twice)
+# changes nothing.
 . "$(dirname "$0")/lib.sh"
 COLLECT=$BIN/trailers-collect
 [ -x "$COLLECT" ] || bail "tools are not built: run 'make tools'"
-plan 18
+plan 21
 
 # reply IN-REPLY-TO SUBJECT BODY
 reply() {
@@ -240,4 +244,49 @@ test_expect_success 'a failure at the second patch leaves patches/ as it was' '
 	diff -r p0 p
 '
 
+# ids_replies: a Reviewed-by for 2/7 from <rev@r>, an Acked-by for the
+# series from <ack@r>; trail: make trailers on them, stderr in err
+ids_replies() {
+	mail_id "<rev@r>" "R <r@example.org>" "$(patch_id 2)" "" "Re: two" "Reviewed-by: Rev One <one@example.org>" &&
+	mail_id "<ack@r>" "A <a@example.org>" "$cid" "" "Re: cover" "Acked-by: Ack All <all@example.org>"
+}
+trail() {
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/${1:-ids.mbox} NO_APPLY=1 sh "$TOP/scripts/trailers.sh" 2>err
+}
+
+test_expect_success 'provenance: each trailer folded is kept with the Message-Id of its reply; a second run adds no line' '
+	setup && ids_replies >ids.mbox && trail || { cat err; return 1; }
+	cat err p/trailers.provenance &&
+	grep -qx "$(patch_file 2)	Reviewed-by: Rev One <one@example.org>	<rev@r>" p/trailers.provenance &&
+	[ "$(grep -c "	Acked-by: Ack All <all@example.org>	<ack@r>\$" p/trailers.provenance)" = "$(printf "%s\n" "$list" | grep -c "^applied")" ] &&
+	[ "$(grep -vc "^#" p/trailers.provenance)" = 8 ] &&
+	grep -q ": + Reviewed-by: Rev One <one@example.org> (from <rev@r>)" err &&
+	cp -r p p1 && trail && diff -r p1 p && grep -q "nothing new to fold" err
+'
+
+test_expect_success 'a rejected trailer is not folded, by its reply or from any (*); the run says why; another reply'"'"'s is' '
+	setup && ids_replies >ids.mbox &&
+	printf "# rejected\n<rev@r> Reviewed-by: Rev One <one@example.org> | a review of v1\n* Acked-by: Ack All <all@example.org> | acked another series\n" >p/trailers.rejected &&
+	trail || { cat err; return 1; }
+	cat err && ! grep -q "Rev One\|Ack All" p/*.mbox &&
+	grep -q "Reviewed-by: Rev One <one@example.org>. from <rev@r>: rejected (.*trailers.rejected:2: a review of v1), not folded" err &&
+	grep -q "Acked-by: Ack All <all@example.org>. from <ack@r>: rejected (.*trailers.rejected:3: acked another series), not folded" err &&
+	[ ! -e p/trailers.provenance ] &&
+	{ ids_replies | sed "s/<rev@r>/<rev2@r>/; s/<ack@r>/<ack2@r>/"; } >ids2.mbox && trail ids2.mbox &&
+	grep -q "^Reviewed-by: Rev One <one@example.org>\$" "p/$(patch_file 2)" && ! grep -q "Ack All" p/*.mbox &&
+	grep -qx "$(patch_file 2)	Reviewed-by: Rev One <one@example.org>	<rev2@r>" p/trailers.provenance
+'
+
+test_expect_success 'a rejects line of another form, or a trailer rejected twice: named by line, nothing changes' '
+	setup && ids_replies >ids.mbox && cp -r p p0 &&
+	for bad in "<rev@r> Reviewed-by: Rev One <one@example.org>" "rev@r Reviewed-by: R <r@x> | why" \
+		"<rev@r> Signed-off-by: R <r@x> | why" "<rev@r> Reviewed-by: R <r@x> |"; do
+		printf "# one bad line\n%s\n" "$bad" >p/trailers.rejected &&
+		expect_fail trail && grep_err "trailers.rejected:2: not .<message-id> Reviewed-by: Name <addr> . why." &&
+		grep_err "nothing changed" && rm p/trailers.rejected && diff -r p0 p || { echo "line: $bad"; return 1; }
+	done &&
+	printf "<rev@r> Reviewed-by: Rev One <one@example.org> | once\n\n<rev@r> Reviewed-by: Rev One <one@example.org>  |  twice\n" >p/trailers.rejected &&
+	expect_fail trail && grep_err "trailers.rejected:3: Reviewed-by: Rev One <one@example.org> from <rev@r> is rejected twice .line 1." &&
+	rm p/trailers.rejected && diff -r p0 p
+'
 done_testing

@@ -2,7 +2,7 @@
 /*
  * trailers-collect - find review trailers for the series in reply mails.
  *
- *   trailers-collect patches/series replies.mbox
+ *   trailers-collect [--ids] patches/series replies.mbox
  *
  * Both the patches and the replies are read as git am reads mail
  * (lib/mbox.c: git mailsplit, git mailinfo): a CRLF mbox, a "From " line
@@ -30,7 +30,9 @@
  * line of the reply's own text (not quoted with '>', not below a "-- "
  * signature or an "-----Original Message-----" line) and name an address
  * in <...>.  Prints "file<TAB>trailer" lines in the order found (a pair may
- * repeat: scripts/trailers.sh keeps the first).  Exit 1 when the series or
+ * repeat: scripts/trailers.sh keeps the first); with --ids, a third column:
+ * the Message-Id of the reply it came from ("-" when it has none), what
+ * scripts/trailers.sh keeps as the trailer's provenance.  Exit 1 when the series or
  * the mbox cannot be read, or stdout cannot be written; 2 on usage.
  */
 #include <ctype.h>
@@ -68,6 +70,9 @@ struct reply {
 };
 
 static const char *const kinds[] = { "Reviewed-by", "Tested-by", "Acked-by" };
+
+/* --ids: each trailer with the Message-Id of its reply */
+static int with_ids;
 
 /*
  * The n-th "<...>" of a header value (n from 0), or "" when there is none;
@@ -264,14 +269,17 @@ static int is_re(const char *s)
 	return !strncasecmp(s, "re:", 3);
 }
 
-static int emit(const struct patch *p, size_t n, int t, const char *trailer)
+static int emit(const struct patch *p, size_t n, int t, const char *trailer, const char *id)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < n; i++) {
 		if (p[t].cover ? p[i].cover : i != (size_t)t)
 			continue;
-		printf("%s\t%s\n", p[i].file, trailer);
+		if (with_ids)
+			printf("%s\t%s\t%s\n", p[i].file, trailer, *id ? id : "-");
+		else
+			printf("%s\t%s\n", p[i].file, trailer);
 		k++;
 	}
 	return k;
@@ -304,7 +312,7 @@ static int trailer_kind(const char *line, const char **value)
  * The trailers of one reply: its message and the patch part git mailinfo
  * split off, up to a signature; the number of lines printed, or -1.
  */
-static int collect(const struct mbox_msg *m, const struct patch *p, size_t n,
+static int collect(const struct mbox_msg *m, const char *id, const struct patch *p, size_t n,
 		   int t)
 {
 	size_t a = strlen(m->message), b = strlen(m->patch);
@@ -337,7 +345,7 @@ static int collect(const struct mbox_msg *m, const struct patch *p, size_t n,
 		if (!k)
 			continue;
 		snprintf(out, sizeof(out), "%s: %s", kinds[k - 1], value);
-		printed += emit(p, n, t, out);
+		printed += emit(p, n, t, out, id);
 	}
 	free(copy);
 	return printed;
@@ -361,8 +369,13 @@ int main(int argc, char **argv)
 	size_t n, i;
 	int rc = 0;
 
+	if (argc == 4 && !strcmp(argv[1], "--ids")) {
+		with_ids = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: " PROG " patches/series replies.mbox\n");
+		fprintf(stderr, "usage: " PROG " [--ids] patches/series replies.mbox\n");
 		return 2;
 	}
 	if (load_series(argv[1], &p, &n))
@@ -446,7 +459,7 @@ int main(int argc, char **argv)
 			}
 			t = bys;
 		}
-		if (collect(m, p, n, t) < 0) {
+		if (collect(m, me->msgid, p, n, t) < 0) {
 			fprintf(stderr, PROG ": %s: out of memory\n", argv[2]);
 			rc = 1;
 			break;
