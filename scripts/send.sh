@@ -6,17 +6,68 @@
 # goes to.  FROM=<you> sets the sender (default: git config user.name and
 # user.email, lib.sh: series_ident): one address, or it is refused.  With
 # neither, a dry run uses the placeholder 'x86-copy-series
-# <x86-copy-series@example.org>' and SEND=1 is refused.  SEND is 1 or 0;
-# anything else is refused.
+# <x86-copy-series@example.org>' and SEND=1 is refused.  SEND is 1, self
+# or 0; anything else is refused.
+#
+# SEND=1 sends only what CI has passed: $OUT/ci/report.json (SEND_CI=<dir>
+# for another make ci's) must be of exactly the commits of the current
+# series (the base and every series commit: a make quick, a CI_COMMITS
+# part or another ref is refused), every step of every commit in
+# summary.txt passed (ok, same or reused), and no change the gate flags
+# is left unaccepted.  Else nothing is sent and the reason is named.
+# SEND_OVERRIDE='why' sends anyway: the refusal and the reason are printed
+# and kept in $OUT/send-overrides.log.  SEND=self sends the real mails to
+# FROM alone (b4's --reflect): no CI needed, nobody else gets them.
+# SMTP_SERVER=<host or sendmail-like program>: git send-email's
+# --smtp-server (default: your sendemail configuration).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
 case ${SEND:-} in
-''|0|1) ;;
-*) usage_die "SEND=1 sends, SEND=0 (or unset) is a dry run; not '$SEND'" ;;
+''|0|1|self) ;;
+*) usage_die "SEND=1 sends, SEND=self sends to FROM alone, SEND=0 (or unset) is a dry run; not '$SEND'" ;;
 esac
+[ -z "${SEND_OVERRIDE+x}" ] || [ -n "$SEND_OVERRIDE" ] ||
+	usage_die "SEND_OVERRIDE='' gives no reason: SEND_OVERRIDE='why this goes out without CI'"
+
+# ci_verdict: why the CI results do not pass the current series (a line),
+# or nothing when they do
+ci_verdict() {
+	cd_dir=${SEND_CI:-$OUT/ci}
+	[ -f "$cd_dir/report.json" ] && [ -f "$cd_dir/summary.txt" ] || {
+		echo "no CI results in $cd_dir (report.json, summary.txt): run 'make ci' on this series first"
+		return 0
+	}
+	cd_want=$(commit_list) || { echo "the series' commits cannot be listed"; return 0; }
+	python3 - "$cd_dir/report.json" "$cd_dir/summary.txt" "$cd_want" <<-\EOF
+	import json, sys
+	report, summary, want = sys.argv[1], sys.argv[2], sys.argv[3].split()
+	try:
+	    r = json.load(open(report))
+	    cols = [c["key"] for c in r["columns"]]
+	except (OSError, ValueError, KeyError, TypeError) as e:
+	    sys.exit(print(f"{report} is not a ci-report (make ci) report: {e}"))
+	if cols != want:
+	    sys.exit(print(f"{report} is of {len(cols)} commits ending at {cols[-1][:12] if cols else 'none'}, "
+	                   f"not of the {len(want)} of the current series ending at {want[-1][:12]}: run 'make ci'"))
+	rows = {}
+	for line in open(summary).read().splitlines()[1:]:
+	    w = line.split()
+	    if w:
+	        rows[w[0]] = w[1:]
+	for c in want:
+	    bad = [s for s in rows.get(c[:12], ["lost"]) if s not in ("ok", "same", "reused")]
+	    if bad:
+	        sys.exit(print(f"{c[:12]} did not pass its steps ({' '.join(bad)} in {summary})"))
+	worse = [f"{x['column'][:12]} {w['suite']}/{w['case']}/{w['metric']} +{x['regression_pct']:.1f}%"
+	         for w in r.get("rows", []) for x in w.get("cells", [])
+	         if "regression_pct" in x and not x.get("accepted")]
+	if worse:
+	    sys.exit(print(f"the gate flags {len(worse)} change(s) no one accepted: {'; '.join(worse)}"))
+	EOF
+}
 worktree_check
 [ -e "$WORKTREE/scripts/get_maintainer.pl" ] ||
 	die "get_maintainer: $WORKTREE/scripts/get_maintainer.pl is missing: run 'make kernel-tree' first"
@@ -57,7 +108,29 @@ fi
 
 if [ "${SEND:-0}" = 1 ]; then
 	mode=""
+	why=$(ci_verdict)
+	if [ -n "$why" ] && [ -z "${SEND_OVERRIDE:-}" ]; then
+		die "ci: not sent: $why (SEND_OVERRIDE='why' sends anyway, kept in $OUT/send-overrides.log)"
+	elif [ -n "$why" ]; then
+		warn "ci: $why; sent anyway: SEND_OVERRIDE='$SEND_OVERRIDE'"
+		mkdir -p "$OUT" &&
+			printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(commit_list head)" \
+				"$from" "$why" "$SEND_OVERRIDE" >>"$OUT/send-overrides.log" ||
+			die "ci: cannot write $OUT/send-overrides.log (disk full?): nothing sent"
+	fi
 	progress send "sending $(echo "$files" | wc -w) mails as $from"
+elif [ "${SEND:-0}" = self ]; then
+	mode=self
+	# copies without the To: and Cc: of their headers (the cover's, above)
+	mkdir "$tmp/self" || die "tmp: cannot write in $tmp"
+	self=
+	for f in $files; do
+		awk 'h && /^$/ { h = 0 } h && /^[ \t]/ && skip { next } h { skip = tolower($0) ~ /^(to|cc):/ } !skip || !h { print }' h=1 \
+			"$f" >"$tmp/self/${f##*/}" || die "tmp: cannot write $tmp/self (disk full?); nothing sent"
+		self="$self $tmp/self/${f##*/}"
+	done
+	files=$self
+	progress send "sending $(echo "$files" | wc -w) mails to $from alone (SEND=self)"
 else
 	mode=--dry-run
 	progress send "dry run (SEND=1 sends): $(echo "$files" | wc -w) mails as $from"
@@ -66,7 +139,15 @@ fi
 # ...), which lib.sh hides from the toolkit's other git calls
 # shellcheck disable=SC2086 # $mode: none or one option; $files: a path each
 (unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
-git -C "$TOP" send-email $mode --confirm=never --no-chain-reply-to \
-	--suppress-cc=self --from="$from" \
-	--to-cmd="sh $TOP/scripts/get-maintainer.sh to" \
-	--cc-cmd="sh $TOP/scripts/get-maintainer.sh cc" $files)
+if [ "$mode" = self ]; then
+	# the cover's To:/Cc: lines and every address in the mails left out
+	git -C "$TOP" send-email --confirm=never --no-chain-reply-to --suppress-cc=all \
+		--no-to --no-cc --to="$from" --from="$from" \
+		${SMTP_SERVER:+--smtp-server="$SMTP_SERVER"} $files
+else
+	git -C "$TOP" send-email $mode --confirm=never --no-chain-reply-to \
+		--suppress-cc=self --from="$from" \
+		--to-cmd="sh $TOP/scripts/get-maintainer.sh to" \
+		--cc-cmd="sh $TOP/scripts/get-maintainer.sh cc" \
+		${SMTP_SERVER:+--smtp-server="$SMTP_SERVER"} $files
+fi)

@@ -1,10 +1,14 @@
 #!/bin/sh
 # make send: a dry run of git send-email with To/Cc per patch from the
-# pinned tree's get_maintainer.pl; nothing is sent.
+# pinned tree's get_maintainer.pl; nothing is sent.  SEND=1 sends only
+# what CI passed: a report of exactly the current series, every step
+# passed, no gate regression left unaccepted (else refused, named; an
+# override is printed and kept); SEND=self sends to FROM alone.  Mail goes
+# to a fake sendmail (SMTP_SERVER).
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 [ -f "$WORKTREE/scripts/get_maintainer.pl" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-plan 4
+plan 9
 
 test_expect_success 'get_maintainer: x86 patches go to the x86 maintainers, mm ones to linux-mm' '
 	x86=$(ls "$TOP"/patches/*REP-MOVSB*.mbox) && mm=$(ls "$TOP"/patches/0002-mm-*.mbox) &&
@@ -25,9 +29,83 @@ test_expect_success 'get-maintainer.sh: a patch that is not there is named' '
 '
 
 test_expect_success 'SEND other than 0 or 1, a FROM that is not one address: refused, nothing sent' '
-	for v in "SEND=yes" "SEND=true" "FROM=Tester" "FROM=a@b,c@d" "FROM=Name <a@b> x <c@d>"; do
+	for v in "SEND=yes" "SEND=true" "SEND_OVERRIDE=" "FROM=Tester" "FROM=a@b,c@d" "FROM=Name <a@b> x <c@d>"; do
 		rc=0; env FROM="Tester <t@example.org>" "$v" sh "$TOP/scripts/send.sh" >out 2>err || rc=$?
 		cat err; [ $rc = 2 ] && grep -q "^send: usage: " err && ! grep -q "^Dry-OK\|^Sent\|^OK" out || exit 1
 	done
+'
+# ci_dir: a make ci result of the current series in ci/ (report.json,
+# summary.txt); SKIP=1 leaves the head out, STEP=WORD is the head's
+# checks outcome, GATE=1 a regression of patch 1 no one accepted, GATE=ack
+# one that is accepted
+ci_dir() {
+	base=$(git -C "$WORKTREE" rev-parse "$REF_NS/base") &&
+	all="$base $(git -C "$WORKTREE" rev-list --reverse "$base..$REF_NS/series" | tr "\n" " ")" &&
+	last=$(echo "$all" | awk "{ print \$NF }") &&
+	[ "${SKIP:-}" != 1 ] || all=$(echo "$all" | sed "s/ $last *\$//") &&
+	mkdir -p ci && {
+		printf "commit       build      checks     bench-vm   bench\n"
+		for c in $all; do
+			w=ok; [ "$c" != "$last" ] || w=${STEP:-ok}
+			printf "%.12s ok         %-10s same       reused\n" "$c" "$w"
+		done
+	} >ci/summary.txt &&
+	case ${GATE:-} in
+	1) cell=", \"regression_pct\": 12.5" ;;
+	ack) cell=", \"regression_pct\": 12.5, \"accepted\": {\"file\": \"a\", \"line\": 1}" ;;
+	*) cell= ;;
+	esac &&
+	printf "{\"columns\": [%s], \"rows\": [{\"suite\": \"bench-vm\", \"case\": \"nd_pmem/rebind\", \"metric\": \"memmap_init_ms\", \"cells\": [{\"column\": \"%s\"%s}]}]}\n" \
+		"$(for c in $all; do printf "{\"key\": \"%s\"}\n" "$c"; done | paste -sd, -)" \
+		"$(echo "$all" | cut -d" " -f2)" "$cell" >ci/report.json
+}
+# a sendmail that keeps what it is given
+smtp() {
+	printf "#!/bin/sh\necho \"\$*\" >>%s/sent\ncat >>%s/mails\n" "$SCRATCH" "$SCRATCH" >smtp && chmod +x smtp
+}
+send() {
+	rm -f sent mails && env OUT="$SCRATCH" WORKTREE="$WORKTREE" SEND_CI="$SCRATCH/ci" SMTP_SERVER="$SCRATCH/smtp" \
+		FROM="Tester <t@example.org>" "$@" sh "$TOP/scripts/send.sh" >out 2>err
+}
+mails() {
+	awk "!/^#/ && (\$2 == \"cover\" || \$2 == \"applied\")" "$TOP/patches/series" | wc -l
+}
+
+test_expect_success 'SEND=1 without CI results, or with a report of other commits: refused, named, nothing sent' '
+	smtp && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^send: ci: not sent: no CI results in $SCRATCH/ci (report.json, summary.txt): run .make ci. on this series first" err &&
+	[ ! -e sent ] &&
+	SKIP=1 ci_dir && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^send: ci: not sent: .*report.json is of [0-9]* commits ending at [0-9a-f]*, not of the [0-9]* of the current series" err &&
+	[ ! -e sent ]
+'
+
+test_expect_success 'SEND=1 with a step that did not pass, or a gate regression no one accepted: refused, named' '
+	smtp && for w in FAIL skipped lost; do
+		STEP=$w ci_dir && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
+		grep -q "^send: ci: not sent: [0-9a-f]\{12\} did not pass its steps ($w in .*summary.txt)" err &&
+		[ ! -e sent ] || return 1
+	done &&
+	GATE=1 ci_dir && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^send: ci: not sent: the gate flags 1 change(s) no one accepted: [0-9a-f]\{12\} bench-vm/nd_pmem/rebind/memmap_init_ms +12.5%" err &&
+	[ ! -e sent ]
+'
+
+test_expect_success 'SEND=1 on what CI passed (an accepted regression too): every mail sent' '
+	smtp && GATE=ack ci_dir && send SEND=1 || { cat err; return 1; }
+	[ "$(grep -c . sent)" = "$(mails)" ] && grep -q "x86@kernel.org" sent && [ ! -e send-overrides.log ]
+'
+
+test_expect_success 'SEND_OVERRIDE: sent anyway, the refusal and the reason printed and kept' '
+	smtp && STEP=FAIL ci_dir && send SEND=1 SEND_OVERRIDE="the fix of a typo, CI reran by hand" || { cat err; return 1; }
+	grep -q "^send: warning: ci: .* did not pass its steps .*; sent anyway: SEND_OVERRIDE=.the fix of a typo" err &&
+	[ "$(grep -c . sent)" = "$(mails)" ] && [ "$(wc -l <send-overrides.log)" = 1 ] &&
+	grep -q "	Tester <t@example.org>	.* did not pass its steps .*	the fix of a typo, CI reran by hand\$" send-overrides.log
+'
+
+test_expect_success 'SEND=self: the real mails to FROM alone, no CI needed' '
+	smtp && send SEND=self || { cat err; return 1; }
+	[ "$(grep -c . sent)" = "$(mails)" ] && ! grep -v "^-i t@example.org\$" sent &&
+	[ "$(grep -c "^Subject: \[PATCH" mails)" = "$(mails)" ] && ! grep -qi "^\(to\|cc\): .*kernel.org" mails
 '
 done_testing
