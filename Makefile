@@ -107,8 +107,9 @@ kernel-tree: deps
 apply: tools
 	$(Q)sh scripts/apply.sh
 
+# COMMITS='base head' or any revisions: those (default: every commit)
 build: $(BIN)/record-write
-	$(Q)sh scripts/build.sh
+	$(Q)sh scripts/build.sh $(COMMITS)
 
 export:
 	$(Q)sh scripts/export.sh

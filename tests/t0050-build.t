@@ -3,13 +3,14 @@
 # ccache, O=<dir>/build/<commit>); a second run rebuilds nothing; a commit
 # that adds a warning has it reported as new; one that does not compile is
 # reported as failing and makes build.sh exit 1; a commit of a tree already
-# built (a changelog edit) gets that build, hard-linked, not a rebuild.
+# built (a changelog edit) gets that build, hard-linked, not a rebuild;
+# make build COMMITS=... builds those alone.
 . "$(dirname "$0")/lib.sh"
 BUILD="sh $TOP/scripts/build.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-plan 5
+plan 6
 
 test_expect_success 'the series head builds a bzImage with the fragment in its .config; the series summary is left alone' '
 	rm -f "$OUT/build/summary.txt" && $BUILD "$HEAD" >out && cat out &&
@@ -76,5 +77,10 @@ test_expect_success 'a new commit id of a tree already built: linked, not rebuil
 	grep "\"metric\":\"seconds\"" "$SCRATCH/res/records.jsonl" | grep -q "\"samples\":\[$(cat "$o/seconds")\(\.0\)\?\]" &&
 	$BUILD "$reword" 2>err2 && grep -q "up to date" err2 &&
 	rm -rf "$r"
+'
+test_expect_success 'make build COMMITS=<rev>: that commit alone, not the series' '
+	make -C "$TOP" --no-print-directory -s build OUT="$OUT" COMMITS="$HEAD" >out 2>err || { cat out err; return 1; }
+	cat out err && grep -q "build 1/1.*$(printf %.12s "$HEAD") up to date" err &&
+	! grep -q "build [0-9]*/[2-9]" err && [ "$(grep -c "^[0-9a-f]\{12\} " out)" = 1 ]
 '
 done_testing
