@@ -9,7 +9,10 @@
 # plan, the estimate of what is left after each step, and the table of
 # where the time went.  A TERM while a guest runs in the background stops
 # it too.  Fake steps (CI_STEPS_FILE) on a three-commit repository log
-# when each starts and ends.
+# when each starts and ends.  Each decides on order and state, never on
+# seconds: a step that must overlap another waits for that one's start
+# (WAITS); the wait's bound (60 s) only ends a run whose schedule is
+# wrong, which then fails on the order it logged.
 . "$(dirname "$0")/lib.sh"
 # the fake series here hold none of the commits ci/gate-ack.txt names
 # (ci-report refuses an acknowledgement of a commit outside the series)
@@ -24,22 +27,30 @@ setup() {
 	C1=$(git -C repo rev-parse HEAD~2) && C2=$(git -C repo rev-parse HEAD~1) && C3=$(git -C repo rev-parse HEAD) &&
 	cat >steps.sh <<-\EOS
 	CI_ALL_STEPS="build bench-vm bench"
-	# step NAME COMMIT SECONDS: log its start and end, hold NAME.running
+	# step NAME COMMIT: log its start and end, hold NAME.COMMIT.running;
+	# WAITS='NAME COMMIT LINE;...': before it ends, it waits until LINE
+	# is in the order log (at most 60 s)
 	step() {
 		echo "start $1 $2" >>"$SCRATCH/order"
 		: >"$SCRATCH/$1.$2.running"
-		sleep "$3"
+		printf '%s\n' "${WAITS:-}" | tr ';' '\n' | while read -r wn wc wl; do
+			[ "$wn $wc" = "$1 $2" ] || continue
+			n=0
+			until grep -qx "$wl" "$SCRATCH/order" || [ $n -ge 600 ]; do sleep 0.1; n=$((n + 1)); done
+		done
+		# SLOW='NAME COMMIT': that step lasts over a second (a time table with a figure)
+		[ "${SLOW:-}" != "$1 $2" ] || sleep 1.2
 		rm -f "$SCRATCH/$1.$2.running"
 		echo "end $1 $2" >>"$SCRATCH/order"
 	}
 	step_build_inputs() { echo "commit $1"; }
-	step_build_run() { step build "$1" 2; }
+	step_build_run() { step build "$1"; }
 	# not in CI_ALL_STEPS: for CI_STEPS that name it
 	step_checks_inputs() { echo "commit $1"; }
-	step_checks_run() { step checks "$1" 2; }
+	step_checks_run() { step checks "$1"; }
 	step_bench_vm_inputs() { echo "commit $1 ${FAKE_CLOCK:-icount}"; }
 	step_bench_vm_run() {
-		step bench-vm "$1" "${FAKE_VM_S:-4}" && [ "$1" != "${FAIL_VM:-}" ] &&
+		step bench-vm "$1" && [ "$1" != "${FAIL_VM:-}" ] &&
 		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --case nd_pmem/rebind \
 			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg \
 			--clock "${FAKE_CLOCK:-icount}" 10 10 10
@@ -47,7 +58,7 @@ setup() {
 	step_bench_inputs() { echo "commit $1"; }
 	step_bench_run() {
 		ls "$SCRATCH"/*.running >/dev/null 2>&1 && echo "bench $1 beside: $(ls "$SCRATCH"/*.running)" >>"$SCRATCH/order"
-		step bench "$1" 0
+		step bench "$1"
 	}
 	EOS
 }
@@ -69,7 +80,7 @@ before() {
 }
 
 test_expect_success 'icount, CI_VM_JOBS=1: a guest beside the next build, one at a time; the host benchmark last, alone' '
-	setup && CI_VM_JOBS=1 ci && cat ci.err order &&
+	setup && WAITS="bench-vm $C2 start build $C3" CI_VM_JOBS=1 ci && cat ci.err order &&
 	# CLOCK=auto: the first guest runs alone and its records say icount
 	before "end bench-vm $C1" "start build $C2" &&
 	before "start build $C3" "end bench-vm $C2" &&
@@ -83,17 +94,18 @@ test_expect_success 'icount, CI_VM_JOBS=1: a guest beside the next build, one at
 '
 
 test_expect_success 'two guests at once when no build runs; one at a time when the memory does not hold two' '
-	setup && NS_SIZE=512M FAKE_VM_S=6 ci && cat ci.err order &&
+	setup && WAITS="bench-vm $C2 start bench-vm $C3" NS_SIZE=512M ci && cat ci.err order &&
 	before "start bench-vm $C3" "end bench-vm $C2" &&
 	before "end bench-vm $C3" "start bench $C1" && ! grep -q beside order &&
 	grep -q "guest run(s) still to end, up to 2 at once" ci.err &&
-	setup && NS_SIZE=100000G FAKE_VM_S=6 ci && cat order &&
+	setup && NS_SIZE=100000G ci && cat order &&
 	before "end bench-vm $C2" "start bench-vm $C3" &&
 	{ rc=0; CI_VM_JOBS=0 ci || rc=$?; } && [ $rc = 2 ] && grep -q "CI_VM_JOBS: .0. is not a number of guests" ci.err
 '
 
 test_expect_success 'the clock told after the first build: each guest queued once its kernel is built, beside its own checks; a wall clock runs each in place' '
-	setup && hook icount && CI_VM_JOBS=1 CI_STEPS="build checks bench-vm bench" ci && cat ci.err order &&
+	setup && hook icount && WAITS="checks $C1 start bench-vm $C1;bench-vm $C1 start build $C2" \
+		CI_VM_JOBS=1 CI_STEPS="build checks bench-vm bench" ci && cat ci.err order &&
 	grep -q "bench-vm runs under tcg icount here: the guests run beside the builds, in a queue" ci.err &&
 	before "start bench-vm $C1" "end checks $C1" &&
 	before "start build $C2" "end bench-vm $C1" && before "end bench-vm $C1" "start bench-vm $C2" &&
@@ -117,10 +129,14 @@ test_expect_success 'the estimate before a first run: whole builds for the base 
 '
 
 test_expect_success 'the table of where the time went: a row per commit, the totals, up to date is 0; a rerun that did nothing keeps the last one that did' '
-	setup && ci && cat ci/times.txt &&
+	setup && SLOW="build $C2" ci && cat ci/times.txt &&
+	grep -Eq "^$(printf %.12s "$C2") +[1-9][0-9]* +[0-9]+ +[0-9]+$" ci/times.txt &&
 	grep -q "^Where the time went (seconds; 0: up to date; schedule overlap, bench-vm in the background: yes):" ci/times.txt &&
-	grep -Eq "^$(printf %.12s "$C2") +[2-9] +[3-9] +[0-9]+$" ci/times.txt &&
+	[ "$(grep -Ec "^[0-9a-f]{12} +[0-9]+ +[0-9]+ +[0-9]+$" ci/times.txt)" = 3 ] &&
 	grep -Eq "^total +[0-9]+ +[0-9]+ +[0-9]+$" ci/times.txt && grep -q "^wall clock: [0-9]* s$" ci/times.txt &&
+	# the totals are the sums of the rows
+	awk "length(\$1) == 12 && \$1 ~ /^[0-9a-f]+\$/ { for (i = 2; i <= 4; i++) t[i] += \$i } /^total / { for (i = 2; i <= 4; i++) if (\$i != t[i]) bad = 1 } END { exit bad }" ci/times.txt &&
+	[ "$(grep -Ec "^[0-9a-f]{12} +[0-9]+ +[0-9]+ +[0-9]+$" ci/times-last.txt)" = 3 ] &&
 	cp ci/times.txt worked.txt &&
 	: >order && ci && [ ! -s order ] && grep -Eq "^$(printf %.12s "$C2") +0 +0 +0$" ci/times-last.txt &&
 	grep -q "plan: 0 of 9 steps to run" ci.err &&
@@ -141,19 +157,21 @@ test_expect_success 'a wall-clock guest, or CI_SCHEDULE=serial: every step in it
 
 test_expect_success 'TERM while a guest runs in the background: it is stopped too, no stamp' '
 	setup &&
-	{ KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+	# the guest of C2 waits for a line that never comes: only the TERM ends it
+	{ WAITS="bench-vm $C2 never" KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
 		sh "$TOP/ci/run.sh" >ci.out 2>ci.err & } && pid=$! &&
 	n=0; until { grep -q "start build $C3" order && grep -q "start bench-vm $C2" order; } 2>/dev/null ||
 		[ $n -gt 300 ]; do sleep 0.1; n=$((n + 1)); done &&
 	grep -q "start bench-vm $C2" order && kill -TERM $pid &&
 	{ rc=0; wait $pid || rc=$?; } && cat ci.err order && [ $rc = 143 ] &&
-	sleep 4 && ! grep -q "end bench-vm $C2" order && [ ! -f "ci/$C2/bench-vm.stamp" ] &&
-	! ps -eo args | grep -q "[o]ne-step bench-vm $C2"
+	n=0; while ps -eo args | grep -q "[o]ne-step bench-vm $C2" && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
+	! ps -eo args | grep -q "[o]ne-step bench-vm $C2" &&
+	! grep -q "end bench-vm $C2" order && [ ! -f "ci/$C2/bench-vm.stamp" ]
 '
 
 test_expect_success 'a guest that fails in the background: the run says so and exits 1' '
 	setup &&
-	{ rc=0; FAKE_VM_S=1 FAIL_VM=$C2 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
+	{ rc=0; FAIL_VM=$C2 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
 	grep -q "steps failed: $(printf %.12s "$C2"):bench-vm" ci.err &&
 	grep -q "^$(printf %.12s "$C2") *ok  *FAIL  *ok" ci/summary.txt
 '
