@@ -60,7 +60,7 @@ HELP =
 -include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk scripts/coverage.mk
 
 .PHONY: all quick help deps deps-check kernel-tree apply build export range-diff repin \
-	trailers send tools test test-fresh print-sanitize-cflags print-shell-sources check-c lint clean distclean
+	trailers send tools test test-quick test-fresh print-sanitize-cflags print-shell-sources check-c lint clean distclean
 
 all: deps kernel-tree apply
 	$(Q)$(MAKE) --no-print-directory ci
@@ -86,6 +86,7 @@ help:
 	@echo '  send           git send-email, To/Cc from get_maintainer.pl: dry run unless SEND=1'
 	@echo '  tools          build the C tools into out/bin'
 	@echo '  test           run the test suite (prove tests/)'
+	@echo '  test-quick     the tests that build no kernel and boot no guest (day to day)'
 	@echo '  test-fresh     make test in a fresh minimal Debian 12 root (a clone of HEAD)'
 	@echo '  check-c        checkpatch.pl --no-tree -f on our own C'
 	@echo '  lint           shellcheck on all our shell, checkpatch.pl on all our C'
@@ -164,6 +165,12 @@ $(OUT)/obj/%.S.o: %.S $(OUT)/cflags
 test: deps kernel-tree
 	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
 	$(Q)sh tests/run-suite.sh
+
+# Day to day: the tests that build no kernel and boot no guest
+# (tests/run-suite.sh, '# test-quick: no' in a test's header)
+test-quick: deps kernel-tree
+	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
+	$(Q)TEST_QUICK=1 sh tests/run-suite.sh
 
 # The whole suite as on a new user's machine: a minimal Debian 12 root
 # (scripts/fresh-root.sh), README's first step, a clone of HEAD, make test.

@@ -2,6 +2,9 @@
 # run-suite.sh: make test.  prove runs every test file; then the tests
 # that skipped are listed with their reasons (tests/lib.sh test_skip),
 # and prove's summary is repeated so that it stays the last lines.
+# TEST_QUICK=1 (make test-quick): every file but those whose header says
+# '# test-quick: no: <why>' (they build a kernel or boot a guest), and
+# the ones left out are named before the summary.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
@@ -10,7 +13,14 @@ mkdir -p "$TEST_OUT" || exit 1
 rm -rf "$TEST_OUT/skips"
 log=$TEST_OUT/prove.log
 rc=0
-prove -f tests/ 2>&1 | tee "$log" || rc=1
+files=tests/
+left_out=
+if [ "${TEST_QUICK:-}" = 1 ]; then
+	left_out=$(grep -l '^# test-quick: no: ' tests/*.t)
+	files=$(grep -L '^# test-quick: no: ' tests/*.t)
+fi
+# shellcheck disable=SC2086 # test files, a word each
+prove -f $files 2>&1 | tee "$log" || rc=1
 # tee hides prove's exit status: the summary says it
 grep -qx 'Result: PASS' "$log" || rc=1
 echo
@@ -20,6 +30,12 @@ if [ "$n" = 0 ]; then
 else
 	echo "skipped: $n test(s), and why:"
 	cat "$TEST_OUT"/skips/* | awk -F '\t' '{ printf "  %s %s - %s: %s\n", $1, $2, $3, $4 }'
+fi
+if [ -n "$left_out" ]; then
+	echo
+	echo "left out by make test-quick (they build a kernel or boot a guest; make test runs them):"
+	# shellcheck disable=SC2086 # test files, a word each
+	grep -H '^# test-quick: no: ' $left_out | sed 's/:# test-quick: no: /: /; s/^/  /'
 fi
 echo
 # prove's summary again, from "Test Summary Report" or "All tests" on

@@ -8,6 +8,7 @@
 # reason, where no root can be made: not root, no mmdebstrap, the archive
 # unreachable.  The root tarball and the .debs are cached in
 # out/test/fresh-root, so a second run downloads little.
+# test-quick: no: a fresh Debian root from the archive (mmdebstrap)
 . "$(dirname "$0")/lib.sh"
 DEPS=$TOP/scripts/deps.list
 n=$(awk '!/^#/ && NF' "$DEPS" | wc -l)

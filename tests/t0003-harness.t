@@ -4,9 +4,10 @@
 # when the tool's failure was the expected one or its stderr was thrown
 # away; a test file that runs another number of tests than it planned
 # fails; a skip is listed at the end of the suite and fails under CI=true
-# unless tests/ci-skips.txt lets it.
+# unless tests/ci-skips.txt lets it; make test-quick leaves out exactly the
+# files that build a kernel or boot a guest, each by the tag in its header.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 
 # mini_suite BODY: a test file with BODY in a scratch copy of the harness;
 # runs it, output in mini.out, exit status in mini.rc; off CI (CI unset,
@@ -73,5 +74,24 @@ test_expect_success 'under CI=true a skip fails, unless tests/ci-skips.txt lets 
 	printf "t.t: needs a thing\tthis machine has no thing\n" >mini/tests/ci-skips.txt &&
 	rm -rf mini-out && MINI_CI=true mini_suite "$SKIP_BODY" && [ "$(cat mini.rc)" = 0 ] &&
 	grep -qx "ok 2 - needs a thing # SKIP no thing here" mini.out
+'
+test_expect_success 'test-quick: a file that builds a kernel or boots a guest says so in its header, and no other does' '
+	# the helpers and scripts that build or boot: bench-vm/testlib.sh, the
+	# producers, the fresh root, make quick
+	p="bench_vm_kernel|scripts/build\.sh|checks/checks\.sh|checks/kunit\.sh|fresh-root\.sh|BUILD=|make -C [^|]* quick" &&
+	for f in "$TOP"/tests/*.t; do
+		# (this file names the patterns)
+		[ "${f##*/}" != t0003-harness.t ] || continue
+		uses=0 tag=0
+		grep -v "^[[:space:]]*#" "$f" | grep -Eq "$p" && uses=1
+		grep -q "^# test-quick: no: [a-z]" "$f" && tag=1
+		[ $uses = $tag ] || { echo "${f##*/}: builds or boots: $uses, tagged: $tag"; return 1; }
+	done &&
+	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" mini/tests/ &&
+	printf "#!/bin/sh\n. \"\$(dirname \"\$0\")/lib.sh\"\nplan 1\ntest_expect_success a true\ndone_testing\n" >mini/tests/t1-a.t &&
+	{ printf "#!/bin/sh\n# test-quick: no: boots a guest\n"; sed 1d mini/tests/t1-a.t; } >mini/tests/t2-b.t &&
+	(cd mini && TEST_QUICK=1 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >quick.out 2>&1; cat quick.out &&
+	grep -q "^tests/t1-a.t \.\.* ok" quick.out && ! grep -q "^tests/t2-b.t \.\." quick.out &&
+	grep -q "^  tests/t2-b.t: boots a guest$" quick.out && tail -n 1 quick.out | grep -q "^Result: PASS"
 '
 done_testing

@@ -5,6 +5,7 @@
 # reported as failing and makes build.sh exit 1; a commit of a tree already
 # built (a changelog edit) gets that build, hard-linked, not a rebuild;
 # make build COMMITS=... builds those alone.
+# test-quick: no: builds the series head kernel
 . "$(dirname "$0")/lib.sh"
 BUILD="sh $TOP/scripts/build.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"

@@ -5,6 +5,7 @@
 # behind; the initramfs is reproducible; --print-cmd shows the QEMU
 # command without running it, -icount with the icount clock; the struct
 # pages of two boots are digested and compared.
+# test-quick: no: boots a guest
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do

@@ -2,6 +2,7 @@
 # bench-vm, on the series head's kernel: a failure inside the guest (the
 # kernel refuses an align) ends the run at once with a clear error, an error record, the samples taken
 # so far, and no QEMU left running.
+# test-quick: no: boots a guest
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 2

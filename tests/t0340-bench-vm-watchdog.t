@@ -4,6 +4,7 @@
 # hello, so the outcome is the same on a fast or a slow, idle or loaded
 # machine; the error says so, what arrived is kept, no QEMU is left
 # running.
+# test-quick: no: boots a guest
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 1

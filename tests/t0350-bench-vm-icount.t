@@ -9,6 +9,7 @@
 # icount guest (-seed, -rtc clock=vm, the agent port's ioeventfd=off);
 # before it did, a bind time moved by a microsecond or two between boots
 # (1 us of a 1.13 s bind at 100G, 2 us of a 10.6 ms one at 1G).
+# test-quick: no: boots guests
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 2

@@ -4,6 +4,7 @@
 # run.sh per commit, the records with their accel and clock, the report;
 # why KVM is not used is said once for the whole run; a commit without a
 # kernel is named with the way out and fails the run.
+# test-quick: no: boots guests
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do

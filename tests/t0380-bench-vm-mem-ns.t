@@ -5,6 +5,7 @@
 # memmap init writes the optimised vmemmap (fewer struct pages than
 # map=dev); the digest covers the pageblock flags, and the report catches
 # a difference there; MEM_NS=0 and a missing third NVDIMM behave.
+# test-quick: no: boots a guest
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do

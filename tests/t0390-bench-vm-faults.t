@@ -8,6 +8,7 @@
 # (SIGKILL mid-boot, Ctrl-C during the binds, bench.sh TERMed); QEMU dies
 # with its runner, SIGKILL included, and the next run removes what a
 # dead run left.  VM runs: 2 NVDIMMs of 512M, one rebind or three, TCG.
+# test-quick: no: boots guests
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do

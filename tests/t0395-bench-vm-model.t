@@ -7,6 +7,7 @@
 # two boots with a busy CPU beside the second; and the binds of 8G
 # NVDIMMs (3 rebinds) with the model: the same icount figures as without
 # it, model counts identical between two boots.
+# test-quick: no: boots guests with the model
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 8

@@ -8,6 +8,7 @@
 # To stay within minutes, the kernel's ~70 coccinelle rules
 # (COCCI_SET=ours), clang and KUnit are left to `make checks`; sparse
 # runs on the bad commit and on patch 5.
+# test-quick: no: builds kernel objects (sparse, clang)
 . "$(dirname "$0")/lib.sh"
 CHECKS="sh $TOP/checks/checks.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"

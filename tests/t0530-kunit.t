@@ -5,6 +5,7 @@
 # is a 'skipped' record with QEMU's words, never a run of another CPU; a
 # commit that adds a failing case makes kunit.sh exit 1 and name it.
 # (Full runs, both suites and all variants on base and head: make checks.)
+# test-quick: no: builds and runs a KUnit kernel
 . "$(dirname "$0")/lib.sh"
 KUNIT="sh $TOP/checks/kunit.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"

@@ -6,6 +6,7 @@
 # with bench-vm/run.sh's "interrupted" line: the view of the log (tee)
 # dies with nobody's signal, so run.sh does not die of SIGPIPE before its
 # cleanup.  A real guest (2 NVDIMMs of 512M, TCG), the build faked.
+# test-quick: no: boots a guest
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in ci-report record-write bench-vm-agent bench-vm-collect gen_init_cpio; do

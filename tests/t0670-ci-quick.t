@@ -9,6 +9,7 @@
 # under icount), the report shows both commits and where the work goes
 # between them, a rerun does nothing, make
 # report CI_QUICK=1 rebuilds the report from the records alone.
+# test-quick: no: make quick: builds and boots
 . "$(dirname "$0")/lib.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"

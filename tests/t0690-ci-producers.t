@@ -6,6 +6,7 @@
 # (cached by t0050), the checks (changelog and checkpatch, no KUnit), the
 # host bench (one quick experiment).  The records pass the strict reader,
 # which also checks that each sits in its commit's directory.
+# test-quick: no: builds kernel objects and boots
 . "$(dirname "$0")/lib.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
