@@ -57,6 +57,22 @@ static double gate_pct_of(const struct report *r, const struct row *w, const str
 	return r->gate_pct;
 }
 
+/*
+ * An acknowledgment names a commit; it also names the results of that
+ * commit reused under another id (records with reused_from: the same
+ * kernel, inputs and figures, after a changelog edit or a rebase that
+ * changed no file), so that an edit elsewhere does not un-accept them.
+ */
+int ack_names_cell(const struct ack *a, const char *commit, const struct cell *cl)
+{
+	size_t n = strlen(a->commit);
+
+	if (!strncmp(commit, a->commit, n))
+		return 1;
+	return cl->first && cl->first->reused_from &&
+	       !strncmp(cl->first->reused_from, a->commit, n);
+}
+
 static struct ack *find_ack(const struct report *r, const struct row *w, size_t c,
 			    double worse)
 {
@@ -65,7 +81,7 @@ static struct ack *find_ack(const struct report *r, const struct row *w, size_t 
 	size_t i;
 
 	for (i = 0; i < r->nacks && !a; i++)
-		if (!strncmp(r->t.cols[c].key, r->acks[i].commit, strlen(r->acks[i].commit)) &&
+		if (ack_names_cell(&r->acks[i], r->t.cols[c].key, &w->cells[c]) &&
 		    !fnmatch(r->acks[i].metric, name, 0) && worse <= r->acks[i].max_pct)
 			a = &r->acks[i];
 	free(name);

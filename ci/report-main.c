@@ -225,6 +225,19 @@ static int glob_names_row(const struct table *t, const char *glob, const char **
 	return found;
 }
 
+/* some cell of the table holds results reused from the ack's commit */
+static int names_reused(const struct table *t, const struct ack *a)
+{
+	size_t i, c;
+
+	for (i = 0; i < t->nrows; i++)
+		for (c = 0; c < t->ncols; c++)
+			if (t->rows[i].cells[c].first &&
+			    ack_names_cell(a, "", &t->rows[i].cells[c]))
+				return 1;
+	return 0;
+}
+
 /*
  * A --gate-ack line that can never accept anything is an error, not a
  * line of the report: its commit outside the series (--gate-series, the
@@ -244,10 +257,11 @@ static void check_acks(const struct report *r, const char *series_path)
 		const struct ack *a = &r->acks[i];
 		const char *example;
 
-		if (series_path && !names_commit(series.series, series.nseries, a->commit))
+		if (series_path && !names_commit(series.series, series.nseries, a->commit) &&
+		    !names_reused(&r->t, a))
 			die("gate-ack: %s:%u: '%s' is not a commit of the series (%s): %s",
 			    r->ack_file, a->line, a->commit, series_path,
-			    "a rebased or edited commit needs its own line; remove the old one");
+			    "a rebased or edited commit whose results are not reused needs its own line; remove the old one");
 		if (!glob_names_row(&r->t, a->metric, &example))
 			die("gate-ack: %s:%u: '%s' names no metric of the records: %s",
 			    r->ack_file, a->line, a->metric,

@@ -121,6 +121,7 @@ const char *gate_tag(const struct report *r, const struct row *w, size_t c, char
 		     size_t len);
 void gate_rules(const struct report *r, FILE *f);
 int gate_write(struct report *r, FILE *f, int md);
+int ack_names_cell(const struct ack *a, const char *commit, const struct cell *cl);
 void gate_free(struct report *r);
 
 /* claims.c */

@@ -7,13 +7,14 @@
 # equal, and the report says so.  A check reads the mail, so the edited
 # commit's checks run; a new tree runs everything; results that are no
 # longer the key's are never reused; a reuse that fails says why and runs
-# the step.  Fake runs with the real content of ci/steps.sh, on a
+# the step; a gate acknowledgement of a commit holds for its results
+# reused under a new id, and for nothing else.  Fake runs with the real content of ci/steps.sh, on a
 # three-commit repository.
 . "$(dirname "$0")/lib.sh"
 for t in ci-report record-write record-reuse; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
-plan 6
+plan 7
 
 short() {
 	printf %.12s "$1"
@@ -36,6 +37,8 @@ setup() {
 	fake() {
 		echo "$1 $2" >>"$SCRATCH/ran"
 		v=$(git -C "$SCRATCH/repo" show "$2:f")
+		# FAKE_BAD=<f>: the tree with that file regresses (150 ms)
+		[ "$v" != "${FAKE_BAD:-}" ] || v=-50
 		mkdir -p "$3/sub" && echo "made for $2" >"$3/note" &&
 		"$BIN/record-write" --to "$3/records.jsonl" --suite "$1" --case x/rebind \
 			--metric memmap_init_ms --unit ms --commit "$2" --accel tcg --clock icount \
@@ -47,7 +50,7 @@ setup() {
 }
 
 ci() {
-	: >ran && : >ack &&
+	: >ran && { [ -e ack ] || : >ack; } &&
 	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci CLOCK=icount \
 		GATE_ACK=$SCRATCH/ack sh "$TOP/ci/run.sh" >ci.out 2>ci.err
 }
@@ -150,5 +153,19 @@ test_expect_success 'results that are no longer the key'"'"'s are not reused; a 
 	grep -q "reuse of $M3.s results failed (above): running the step" ci.err &&
 	! grep -q reused_from "ci/$M4/bench/records.jsonl" &&
 	grep -q "\"reused_from\":\"$M3\"" "ci/$M4/bench-vm/records.jsonl"
+'
+test_expect_success 'an acknowledged regression stays accepted when its results are reused under a new id; not for a new run' '
+	setup && echo "$C3 bench-vm/x/rebind/memmap_init_ms 60 fake: commit 3 is slower on purpose" >ack &&
+	FAKE_BAD=3 ci || { cat ci.err >&2; return 1; }
+	grep -q "accepted" ci/report.txt &&
+	N2=$(commit_as "$C2" "$C1" "x: commit 2, its changelog edited") && N3=$(commit_as "$C3" "$N2" "x: commit 3") &&
+	git -C repo update-ref "$REF_NS/series" "$N3" &&
+	FAKE_BAD=3 ci || { cat ci.err >&2; return 1; }
+	grep -q "\"reused_from\":\"$C3\"" "ci/$N3/bench-vm/records.jsonl" &&
+	grep -q "ack:1.*fake: commit 3 is slower on purpose" ci/report.txt ||
+		{ grep -A20 "^Regression gate" ci/report.txt; return 1; }
+	grep -q "REGRESSION, accepted (.*ack:1)" ci/report.txt && ! grep -q "REGRESSION\$" ci/report.txt &&
+	FAKE_OPT=1 FAKE_BAD=3 expect_fail ci &&
+	grep -q "gate-ack: .*ack:1: .$C3. is not a commit of the series" ci.err
 '
 done_testing
