@@ -12,7 +12,8 @@
 # when each starts and ends.  Each decides on order and state, never on
 # seconds: a step that must overlap another waits for that one's start
 # (WAITS); the wait's bound (60 s) only ends a run whose schedule is
-# wrong, which then fails on the order it logged.
+# wrong, which then fails on the order it logged.  The memory the run
+# sees for its guests is the test's (CI_MEMINFO).
 . "$(dirname "$0")/lib.sh"
 # the fake series here hold none of the commits ci/gate-ack.txt names
 # (ci-report refuses an acknowledgement of a commit outside the series)
@@ -38,8 +39,6 @@ setup() {
 			n=0
 			until grep -qx "$wl" "$SCRATCH/order" || [ $n -ge 600 ]; do sleep 0.1; n=$((n + 1)); done
 		done
-		# SLOW='NAME COMMIT': that step lasts over a second (a time table with a figure)
-		[ "${SLOW:-}" != "$1 $2" ] || sleep 1.2
 		rm -f "$SCRATCH/$1.$2.running"
 		echo "end $1 $2" >>"$SCRATCH/order"
 	}
@@ -94,11 +93,14 @@ test_expect_success 'icount, CI_VM_JOBS=1: a guest beside the next build, one at
 '
 
 test_expect_success 'two guests at once when no build runs; one at a time when the memory does not hold two' '
-	setup && WAITS="bench-vm $C2 start bench-vm $C3" NS_SIZE=512M ci && cat ci.err order &&
+	# the memory the run sees is the one of the test: room for two 512M guests, then for one
+	printf "MemTotal: 67108864 kB\nMemAvailable: 33554432 kB\n" >roomy &&
+	printf "MemTotal: 67108864 kB\nMemAvailable: 1800000 kB\n" >tight &&
+	setup && WAITS="bench-vm $C2 start bench-vm $C3" CI_MEMINFO=$SCRATCH/roomy NS_SIZE=512M ci && cat ci.err order &&
 	before "start bench-vm $C3" "end bench-vm $C2" &&
 	before "end bench-vm $C3" "start bench $C1" && ! grep -q beside order &&
 	grep -q "guest run(s) still to end, up to 2 at once" ci.err &&
-	setup && NS_SIZE=100000G ci && cat order &&
+	setup && CI_MEMINFO=$SCRATCH/tight NS_SIZE=512M ci && cat order &&
 	before "end bench-vm $C2" "start bench-vm $C3" &&
 	{ rc=0; CI_VM_JOBS=0 ci || rc=$?; } && [ $rc = 2 ] && grep -q "CI_VM_JOBS: .0. is not a number of guests" ci.err
 '
@@ -129,8 +131,7 @@ test_expect_success 'the estimate before a first run: whole builds for the base 
 '
 
 test_expect_success 'the table of where the time went: a row per commit, the totals, up to date is 0; a rerun that did nothing keeps the last one that did' '
-	setup && SLOW="build $C2" ci && cat ci/times.txt &&
-	grep -Eq "^$(printf %.12s "$C2") +[1-9][0-9]* +[0-9]+ +[0-9]+$" ci/times.txt &&
+	setup && ci && cat ci/times.txt &&
 	grep -q "^Where the time went (seconds; 0: up to date; schedule overlap, bench-vm in the background: yes):" ci/times.txt &&
 	[ "$(grep -Ec "^[0-9a-f]{12} +[0-9]+ +[0-9]+ +[0-9]+$" ci/times.txt)" = 3 ] &&
 	grep -Eq "^total +[0-9]+ +[0-9]+ +[0-9]+$" ci/times.txt && grep -q "^wall clock: [0-9]* s$" ci/times.txt &&
