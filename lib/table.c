@@ -103,43 +103,40 @@ static struct row *find_row(struct table *t, const struct record *r, const char 
 	return w;
 }
 
-static void add_host(struct column *c, const char *host)
+/*
+ * LIST += ITEM, joined by SEP, unless LIST has ITEM whole already (a
+ * host "vm" is not in "vm2"): the hosts and the reused suites of a column
+ */
+static void list_add(char **list, const char *item, const char *sep)
 {
+	size_t n = strlen(item), k = strlen(sep);
+	const char *l = *list, *p;
 	char *h;
 
-	if (!host || strstr(c->hosts, host))
-		return;
-	h = xasprintf("%s%s%s", c->hosts, *c->hosts ? " " : "", host);
-	free(c->hosts);
-	c->hosts = h;
+	for (p = l; (p = strstr(p, item)); p++)
+		if ((p == l || (p >= l + k && !strncmp(p - k, sep, k))) &&
+		    (!p[n] || !strncmp(p + n, sep, k)))
+			return;
+	h = xasprintf("%s%s%s", l, *l ? sep : "", item);
+	free(*list);
+	*list = h;
 }
 
-/* LIST ("a, b, c") has ITEM, whole */
-static int list_has(const char *list, const char *item)
+static void add_host(struct column *c, const char *host)
 {
-	size_t n = strlen(item);
-	const char *p;
-
-	for (p = list; (p = strstr(p, item)); p++)
-		if ((p == list || (p >= list + 2 && !strncmp(p - 2, ", ", 2))) &&
-		    (!p[n] || p[n] == ','))
-			return 1;
-	return 0;
+	if (host)
+		list_add(&c->hosts, host, " ");
 }
 
 /* "build 1a2b3c4d5e6f": a suite of the column reused from another commit */
 static void add_reused(struct column *c, const struct record *r)
 {
-	char *what, *h;
+	char *what;
 
 	if (!r->reused_from)
 		return;
 	what = xasprintf("%s %.12s", r->suite, r->reused_from);
-	if (!list_has(c->reused, what)) {
-		h = xasprintf("%s%s%s", c->reused, *c->reused ? ", " : "", what);
-		free(c->reused);
-		c->reused = h;
-	}
+	list_add(&c->reused, what, ", ");
 	free(what);
 }
 
