@@ -537,6 +537,9 @@ static void reproduce(const struct report *r, const struct claim *c,
 	res->rfrom = sa->mean;
 	res->rto = sb->mean;
 	res->rpct = stats_pct(sa->mean, sb->mean);
+	res->sdfrom = sa->sd;
+	res->sdto = sb->sd;
+	res->clock = b->rec->clock;
 	res->p = cm.p;
 	setup = xasprintf("%s; %s", res->setup, b->setup);
 	free(res->setup);
@@ -682,11 +685,17 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 	res->patch = c->patch;
 	res->quote = c->quote;
 	res->what = c->what;
+	res->suite = c->suite;
+	res->metric = c->metric;
+	res->from_case = c->from_case;
+	res->to_case = c->to_case;
 	res->cfrom = c->cfrom;
 	res->cto = c->cto;
 	res->rfrom = NAN;
 	res->rto = NAN;
 	res->rpct = NAN;
+	res->sdfrom = NAN;
+	res->sdto = NAN;
 	res->p = NAN;
 	res->mfrom = NAN;
 	res->mto = NAN;
@@ -717,6 +726,8 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 	res->claimed = claimed_text(c, res->cpct, &cl);
 	fa = claim_commit(r, pi, c->from, &note);
 	fb = claim_commit(r, pi, c->to, &note);
+	res->from_commit = fa >= 0 ? r->t.cols[fa].key : NULL;
+	res->to_commit = fb >= 0 ? r->t.cols[fb].key : NULL;
 	if (strcmp(c->from_case, c->to_case))
 		res->setup = xasprintf("%s %s -> %s %s%s", fa >= 0 ? col_name(r, fa).s : c->from,
 				       c->from_case, fb >= 0 ? col_name(r, fb).s : c->to,

@@ -117,6 +117,20 @@ static json_object *jrows(const struct report *r)
 	return rows;
 }
 
+/* a claim's side: the commit of the report (or null) and the case it reads */
+static json_object *jside(const char *commit, const char *case_name, size_t n)
+{
+	json_object *o;
+
+	if (!case_name)
+		return NULL;
+	o = json_object_new_object();
+	add(o, "commit", jstr(commit));
+	add(o, "case", json_object_new_string(case_name));
+	add(o, "n", json_object_new_int64(n));
+	return o;
+}
+
 static json_object *jclaims(const struct report *r)
 {
 	json_object *a = json_object_new_array();
@@ -132,6 +146,10 @@ static json_object *jclaims(const struct report *r)
 		add(e, "quote", json_object_new_string(c->quote));
 		add(e, "stale", json_object_new_boolean(c->stale));
 		add(e, "what", jstr(c->what));
+		add(e, "suite", jstr(c->suite));
+		add(e, "metric", jstr(c->metric));
+		add(e, "from", jside(c->from_commit, c->from_case, c->nfrom));
+		add(e, "to", jside(c->to_commit, c->to_case, c->nto));
 		add(e, "claimed", json_object_new_string(c->claimed));
 		add(e, "claimed_from", jnum(c->cfrom));
 		add(e, "claimed_to", jnum(c->cto));
@@ -139,6 +157,10 @@ static json_object *jclaims(const struct report *r)
 		add(e, "reproduced_from", jnum(c->rfrom));
 		add(e, "reproduced_to", jnum(c->rto));
 		add(e, "reproduced_pct", jnum(c->rpct));
+		add(e, "reproduced_sd_from", jnum(c->sdfrom));
+		add(e, "reproduced_sd_to", jnum(c->sdto));
+		add(e, "clock", jstr(c->clock));
+		add(e, "reproduced", jstr(c->reproduced));
 		add(e, "p", jnum(c->p));
 		add(e, "model", jstr(c->model));
 		add(e, "model_from", jnum(c->mfrom));

@@ -38,11 +38,15 @@ struct ack {
 /* A claim of a changelog against the report's figures. */
 struct claim_result {
 	const char *id, *patch, *quote, *what;
+	const char *suite, *metric, *from_case, *to_case;	/* suite NULL: no record */
+	const char *from_commit, *to_commit;	/* the columns' keys, or NULL: not in it */
 	char *source;		/* the patch: "2/7 mm/mm_init: ...", the cover letter */
 	char *claimed, *reproduced, *verdict, *setup;	/* allocated: never cut */
 	char *model;		/* the model's est_cycles change beside it, or NULL */
 	char *predicted;	/* the cost tables' predicted change beside it, or NULL */
 	double cfrom, cto, cpct, rfrom, rto, rpct, p;
+	double sdfrom, sdto;	/* the samples' standard deviations; NAN: none */
+	const char *clock;	/* the records' clock ("icount", "wall"), or NULL */
 	double mfrom, mto, mpct;	/* that change; NAN: no model records */
 	size_t nfrom, nto;
 	int stale;		/* the changelog does not quote it (any more) */
