@@ -17,7 +17,9 @@
 # Environment: FRESH_ROOT_CACHE=DIR (default $OUT/fresh-root) holds the
 # tarball and the downloaded .debs, so a second run needs the archive only
 # for 'apt-get update'; FRESH_ROOT_MAX_AGE=DAYS (default 7) before the
-# tarball is made again; FRESH_ROOT_KEEP=1 keeps the root of 'run'.
+# tarball is made again; FRESH_ROOT_KEEP=1 keeps the root of 'run';
+# FRESH_ROOT_COPY=DIR is copied into the root as /copy (make reproduce's
+# materials: tests/t0700 runs its reproduce.sh there).
 # Exit: CMD's status; 77 when no root can be made here (not root, no
 # mmdebstrap, the archive unreachable), with the reason on stderr; 2 usage.
 set -eu
@@ -128,6 +130,10 @@ run() {
 	cp /etc/resolv.conf "$root/etc/resolv.conf"
 	mkdir -p "$CACHE/debs"
 	put_toolkit "$mode" "$root"
+	if [ -n "${FRESH_ROOT_COPY:-}" ]; then
+		[ -d "$FRESH_ROOT_COPY" ] || die "run: FRESH_ROOT_COPY: $FRESH_ROOT_COPY is not a directory"
+		cp -a "$FRESH_ROOT_COPY" "$root/copy"
+	fi
 	printf '%s\n' "$*" >"$root/fresh-root.cmd"
 	# README's first step on a bare machine, then the toolkit in /src
 	{
