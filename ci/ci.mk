@@ -20,9 +20,10 @@
 CI_OBJ = $(call objs,ci/gate.c ci/out-text.c ci/out-md.c ci/out-json.c ci/format.c \
 	 ci/outputs.c ci/functions.c ci/predict.c)
 
-C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge
+C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-reproduce
 $(BIN)/ci-report: $(call objs,ci/report-main.c ci/claims.c ci/plots.c) $(CI_OBJ) $(LIB_OBJ)
 $(BIN)/ci-merge: $(call objs,ci/merge-main.c) $(CI_OBJ) $(LIB_OBJ)
+$(BIN)/ci-reproduce: $(call objs,ci/reproduce.c ci/reply.c) $(LIB_OBJ)
 
 # Options of the pipeline (ci/run.sh reads them from the environment).
 GATE_PCT ?= 5
@@ -31,9 +32,9 @@ GATE_PCT ?= 5
 GATE_PCT_TCG ?= 25
 # TCG with CLOCK=icount (the default under TCG): exact figures, no test
 GATE_PCT_ICOUNT ?= 1
-export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK
+export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK ID REPORT COVER REPLY_FILE
 
-.PHONY: ci ci-quick report merge ci-check-c
+.PHONY: ci ci-quick report merge reproduce reply ci-check-c
 
 ci: tools
 	$(Q)sh ci/run.sh
@@ -46,6 +47,15 @@ report: $(BIN)/ci-report
 
 merge: $(BIN)/ci-merge
 	$(Q)sh ci/merge.sh $(RESULTS)
+
+# one claim's materials: make reproduce ID=series-icount/nd_pmem (the tools
+# that made its records, not built anew: the script checks them)
+reproduce: $(BIN)/ci-reproduce
+	$(Q)sh scripts/reproduce.sh $(ID)
+
+# a tester's reply to the cover letter, from the report's claims
+reply: $(BIN)/ci-reproduce
+	$(Q)sh scripts/reply.sh
 
 ci-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f \
@@ -64,4 +74,9 @@ HELP += '  report         rebuild out/ci/report.{md,json} and plots from the rec
 HELP += '                 (CI_QUICK=1: those of make quick, in out/quick)'
 HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
 HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order, default this checkout'"'"'s)'
+HELP += '  reproduce      ID=<claim id>: out/reproduce/<id>/ with reproduce.sh and metadata.json, the'
+HELP += '                 claim'"'"'s kernels, tools and settings: its guest figures again, anywhere'
+HELP += '                 (REPORT=out/ci/report.json; CI_QUICK=1: make quick'"'"'s)'
+HELP += '  reply          a reply to the cover letter (out/reply/reply.mbox): per patch claimed vs'
+HELP += '                 reproduced, the setups, the commands; Tested-by only if all held'
 HELP += '  ci-check-c     checkpatch.pl --strict on the ci C'

@@ -12,7 +12,7 @@ test_expect_success 'a clone without the kernel tree: make tools, then make merg
 	make -C tk tools OUT="$SCRATCH/o" >make.log 2>&1 || { cat make.log; false; } &&
 	for t in ci-report ci-merge cost-fit copy-bench bench-vm-collect bench-vm-report \
 		bench-vm-agent bench-vm-model.so bench-vm-model-test bench-vm-kmsg-test series-check \
-		trailers-collect record-write record-reuse changelog-lint kunit-records; do
+		trailers-collect record-write record-reuse changelog-lint kunit-records ci-reproduce; do
 		[ -e "o/bin/$t" ] || { echo "o/bin/$t was not built"; return 1; }
 	done &&
 	[ ! -e o/bin/gen_init_cpio ] &&

@@ -1,0 +1,198 @@
+#!/bin/sh
+# The reviewer's outputs.  make reply: a reply to the cover letter from
+# the claims of a report (the v2 icount record set with patches/ as it
+# is): its headers answer the cover, its body keeps to 75 columns with
+# each claim's claimed and reproduced figure, clock label and spread, and
+# Tested-by only when every measured claim held; git send-email --dry-run
+# accepts it.  make reproduce ID=: the materials of one guest claim from
+# make quick's records (t0670: the last two commits, 512M, one rebind):
+# reproduce.sh boots both kernels and gets every sample of the record,
+# here and in a fresh Debian 12 root (t0001's); another QEMU version
+# stops it before booting.  Bad input changes nothing: an unknown claim,
+# a claim nothing measures, a host claim, a stale input, a changed
+# material, no report, a cover without a Message-Id.
+# test-quick: no: boots guests (make reproduce's reproducer)
+. "$(dirname "$0")/lib.sh"
+SET=$TOP/results/2026-12-01-series-v2/vm-icount-100G
+[ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-reproduce is not built: run 'make tools'"
+plan 9
+FROM='Rev Iewer <reviewer@example.org>'
+MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
+# the scripts behind make reply and make reproduce, for their exit status
+REPLY="sh $TOP/scripts/reply.sh"
+REPRO="sh $TOP/scripts/reproduce.sh"
+
+# a report of the real series and its real v2 records, as make report makes it
+real_report() {
+	mkdir -p rep && ln -s "$TOP/patches" rep/patches &&
+	(cd rep && "$BIN/ci-report" --commits "$SET/commits.txt" --json r.json "$SET"/*.jsonl \
+		>r.txt 2>r.err) && [ -s rep/r.json ]
+}
+
+test_expect_success 'make reply: a reply to the cover letter, claim by claim, that git send-email --dry-run takes' '
+	real_report &&
+	$MK reply REPORT="$PWD/rep/r.json" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" >out 2>err; rc=$?
+	cat err; [ $rc = 0 ] && [ -s reply.mbox ] && grep -q "git send-email --dry-run accepted it" err &&
+	id=$(sed -n "s/^Message-Id: //p" "$TOP/patches/0000-cover-letter.mbox") &&
+	grep -qx "In-Reply-To: $id" reply.mbox && grep -qx "References: $id" reply.mbox &&
+	grep -qx "From: $FROM" reply.mbox &&
+	grep -qxF "Subject: Re: $(sed -n "s/^Subject: //p" "$TOP/patches/0000-cover-letter.mbox")" reply.mbox &&
+	grep -q "^To: .*<maintainers@" reply.mbox &&
+	[ -z "$(sed "1,/^\$/d" reply.mbox | awk "length(\$0) > 75")" ] &&
+	grep -q "^2/7 mm/mm_init: add a template-based fast path" reply.mbox &&
+	sed -n "/^  template\/nd_pmem\$/,/^  [a-z]/p" reply.mbox >claim &&
+	grep -q "^    claimed: *1115.00 -> 934.00 (-16.2%)" claim &&
+	tr "\n" " " <claim | grep -q "reproduced: *1115.00 -> 934.00 ms (-16.2%, exact: tcg-icount, no test, n *5/5); sd 0 / 0 \[tcg-icount\]" &&
+	grep -q "^    verdict: *reproduced: the claimed figures" claim &&
+	grep -q "^    author: *template fast path" claim && grep -q "^    here: *1/7 -> 2/7" claim &&
+	grep -q "^  make reproduce ID=<claim id>" reply.mbox &&
+	# the host claims have no records in this set: no Tested-by, and why
+	! grep -q "^Tested-by:" reply.mbox &&
+	tr "\n" " " <reply.mbox | grep -q "No Tested-by: [0-9]* of the [0-9]* claims measured here did not reproduce in direction: .*nontemporal/template-copy-64"
+'
+
+test_expect_success 'make reply: Tested-by when every measured claim held; none for a claim nothing measures' '
+	real_report &&
+	python3 - rep/r.json <<-\PY &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	for c in r["claims"]:
+	    if c["suite"] and not c["verdict"].startswith(("reproduced", "direction reproduced")):
+	        c["verdict"] = "reproduced: the claimed figures (edited for the test)"
+	json.dump(r, open(sys.argv[1], "w"))
+	PY
+	$MK reply REPORT="$PWD/rep/r.json" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" 2>err &&
+	grep -qx "Tested-by: $FROM" reply.mbox &&
+	sed -n "/^  rep-movsb\/below-512\$/,/^  [a-z]/p" reply.mbox | grep -q "reproduced: *not measured here"
+'
+
+test_expect_success 'make reply: no report, a cover without a Message-Id, a table by CPU: an error, the reply left as it was' '
+	real_report && echo old >reply.mbox &&
+	expect_fail env REPORT=$PWD/none.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "^reply: report: .*none.json is missing" &&
+	grep -v "^Message-Id:" "$TOP/patches/0000-cover-letter.mbox" >cover.mbox &&
+	expect_fail env REPORT=$PWD/rep/r.json COVER=$PWD/cover.mbox REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "cover: .*cover.mbox has no Message-Id" &&
+	sed "s/\"mode\":\"commits\"/\"mode\":\"by-cpu\"/" rep/r.json >bycpu.json &&
+	grep -q by-cpu bycpu.json &&
+	expect_fail env REPORT=$PWD/bycpu.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "is a table by CPU" &&
+	[ "$(cat reply.mbox)" = old ] && [ -z "$(ls reply.mbox.tmp.* 2>/dev/null)" ]
+'
+
+test_expect_success 'make reproduce: an unknown claim, one nothing measures, a host one, no ID: errors, nothing written' '
+	real_report && export REPORT="$PWD/rep/r.json" REPRO_DIR="$PWD/repro" &&
+	{ $REPRO no/such >out 2>err; rc=$?; cat err; [ $rc = 2 ]; } &&
+	grep -q "claim: .no/such. is not a claim of .*; its claims are: series/nd_pmem, .*template/nd_pmem" err &&
+	expect_fail $REPRO rep-movsb/below-512 &&
+	grep_err "claim: rep-movsb/below-512: no record measures it" &&
+	expect_fail $REPRO nontemporal/fastpaths-64 &&
+	grep_err "a bench claim [(]host timings .*make bench COMMITS=" &&
+	{ $MK reproduce >out 2>err; rc=$?; cat err; [ $rc != 0 ]; } &&
+	grep -q "usage: make reproduce ID=<claim id>" err &&
+	[ ! -e repro ] && [ -z "$(ls -a | grep "^[.]repro")" ]
+'
+
+# The guest claims, from make quick's records (t0670)
+Q=$OUT/quick
+if [ ! -s "$Q/report.json" ]; then
+	for t in "make reproduce: the materials of a guest claim" "reproduce.sh: every sample" \
+		"reproduce.sh: another QEMU" "make reproduce: a stale input" "reproduce.sh in a fresh Debian 12 root"; do
+		test_skip "$t" "no make quick results in $Q (t0670 makes them)"
+	done
+	done_testing
+	exit
+fi
+R=$TEST_OUT/t0700-repro
+ID=series-icount/nd_pmem
+
+test_expect_success 'make reproduce: the materials of a guest claim, every field named, checked against the inputs' '
+	rm -rf "$R" && $MK reproduce CI_QUICK=1 ID=$ID REPRO_DIR="$R" >out 2>err; rc=$?
+	cat err out; [ $rc = 0 ] &&
+	from=$(cut -f1 "$Q/commits.txt" | head -n 1) to=$(cut -f1 "$Q/commits.txt" | tail -n 1) &&
+	[ -x "$R/bin/ci-reproduce" ] && [ -s "$R/reproduce.sh" ] &&
+	for c in $from $to; do
+		cmp "$R/kernels/$c/arch/x86/boot/bzImage" "$OUT/build/$c/arch/x86/boot/bzImage" || return 1
+	done &&
+	(cd "$R" && sha256sum -c --quiet SHA256SUMS) &&
+	python3 - "$R/metadata.json" "$from" "$to" "$(git -C "$WORKTREE" rev-parse "$to^{tree}")" \
+		"$(qemu-system-x86_64 --version | head -n 1)" "$Q/$from/bench-vm/records.jsonl" <<-\PY
+	import json, sys
+	m = json.load(open(sys.argv[1]))
+	fr, to, tree, qemu, recs = sys.argv[2:]
+	assert m["schema"] == "x86-copy-series/reproduce/1"
+	assert m["claim"]["id"] == "series-icount/nd_pmem"
+	s = m["sides"]
+	assert [x["commit"] for x in s] == [fr, to] and s[0]["case"] == "nd_pmem/rebind", s
+	assert m["materials"]["to.tree"] == tree
+	for k in ("from.config_sha256", "to.bzimage_sha256", "toolkit_commit", "from.qemu_command"):
+	    assert m["materials"][k], k
+	run = m["run"]
+	assert run["qemu_version"] == qemu and run["clock"] == "icount" and run["accel"] == "tcg"
+	assert run["ns_size"] == "512M" and run["rebinds"] == "1" and run["qemu_cpu"] == "max", run
+	rec = [r for r in map(json.loads, open(recs))
+	       if r["case"] == "nd_pmem/rebind" and r["metric"] == "memmap_init_ms"][0]
+	assert s[0]["samples"] == rec["samples"] and m["exact"] is True
+	PY
+'
+
+test_expect_success 'reproduce.sh: every sample equal to the record'"'"'s (tcg-icount)' '
+	sh "$R/reproduce.sh" >out 2>err; rc=$?
+	cat err out; [ $rc = 0 ] &&
+	grep -q "^from .* nd_pmem/rebind memmap_init_ms: 1 samples, every one the record" out &&
+	grep -q "^to .* nd_pmem/rebind memmap_init_ms: 1 samples, every one the record" out &&
+	grep -qx "reproduced: every sample equal (exact: tcg-icount)" out &&
+	grep -q "^     and every sample of its [0-9]* metrics of nd_pmem/rebind equal" out &&
+	grep -q "bench-vm/run.sh. --accel tcg --clock icount --cpu .max. --ns-size 512M --rebinds 1" out &&
+	# the comparison can fail: a bind time one microsecond off is not the record
+	python3 - "$R/metadata.json" m.json <<-\PY &&
+	import json, sys
+	m = json.load(open(sys.argv[1]))
+	m["sides"][1]["case_metrics"]["bind_us"][0] += 1
+	json.dump(m, open(sys.argv[2], "w"))
+	PY
+	{ "$R/bin/ci-reproduce" verify m.json "$R/run" >out; [ $? = 1 ]; } && cat out &&
+	grep -q "^     nd_pmem/rebind bind_us: other samples than the record" out &&
+	grep -qx "not reproduced: the samples differ from the record.s" out
+'
+
+test_expect_success 'reproduce.sh: another QEMU version, a changed material: a named error, nothing booted' '
+	printf "#!/bin/sh\necho \"QEMU emulator version 9.9.9\"\n" >qemu && chmod +x qemu &&
+	rm -rf "$R/run" && QEMU=$PWD/qemu sh "$R/reproduce.sh" >out 2>err; rc=$?
+	cat err; [ $rc = 3 ] &&
+	grep -q "^reproduce: qemu-version: .* is .QEMU emulator version 9.9.9.; the records. runs were .QEMU emulator version 7" err &&
+	grep -q "Nothing was booted" err && [ ! -e "$R/run" ] &&
+	cp -a "$R" r2 && echo x >>r2/bench-vm/run.sh &&
+	sh r2/reproduce.sh >out 2>err; rc=$?
+	cat err; [ $rc = 1 ] && grep -q "^reproduce: materials: .*bench-vm/run.sh.* differ from SHA256SUMS" err &&
+	[ ! -e r2/run ]
+'
+
+test_expect_success 'make reproduce: a stale input (a kernel rebuilt since the records): an error, the old materials kept' '
+	cp -a "$Q" q && from=$(cut -f1 q/commits.txt | head -n 1) &&
+	sed -i "s/^[0-9a-f]\{64\} \(.*bzImage\)\$/0000000000000000000000000000000000000000000000000000000000000000 \1/" q/$from/bench-vm/inputs &&
+	grep -q "^0\{64\} .*bzImage" q/$from/bench-vm/inputs &&
+	before=$(cat "$R/SHA256SUMS") &&
+	expect_fail env CI_OUT=$PWD/q REPRO_DIR=$R $REPRO $ID &&
+	grep_err "reproduce: inputs: .*bzImage.* changed since the records of $from were made" &&
+	[ "$(cat "$R/SHA256SUMS")" = "$before" ] && [ -z "$(ls -a "$TEST_OUT" | grep "^\.t0700-repro\.tmp")" ]
+'
+
+# the reproducer in a fresh Debian 12 root: t0001's, with only what
+# reproduce.sh names installed
+FRESH_ROOT_CACHE=${FRESH_ROOT_CACHE:-$TEST_OUT/fresh-root}
+export FRESH_ROOT_CACHE
+libs='qemu-system-x86 libjson-c5 libgsl27'
+! ldd "$BIN/ci-reproduce" | grep -q libasan || libs="$libs libasan8 libubsan1"
+rc=0
+FRESH_ROOT_COPY=$R sh "$TOP/scripts/fresh-root.sh" run tree \
+	"apt-get install -y -q --no-install-recommends $libs >/tmp/apt.log 2>&1 || { tail /tmp/apt.log; exit 1; }; sh /copy/reproduce.sh" \
+	>"$TEST_OUT/t0700-fresh.log" 2>&1 || rc=$?
+if [ "$rc" = 77 ]; then
+	test_skip "reproduce.sh in a fresh Debian 12 root" "$(tail -n 1 "$TEST_OUT/t0700-fresh.log")"
+elif [ "$rc" = 0 ] && grep -qx "reproduced: every sample equal (exact: tcg-icount)" "$TEST_OUT/t0700-fresh.log"; then
+	test_result ok "reproduce.sh in a fresh Debian 12 root ($libs installed): every sample equal"
+else
+	test_result fail "reproduce.sh in a fresh Debian 12 root (exit $rc)" "$TEST_OUT/t0700-fresh.log"
+fi
+done_testing
