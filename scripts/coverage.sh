@@ -29,7 +29,7 @@ t0310-bench-vm-parse t0400-bench-variants t0401-bench-selftest-guards
 t0500-changelog-lint t0610-ci-stats t0611-stats-reference t0620-ci-report
 t0622-claims-series
 t0630-ci-gate t0632-gate-inputs t0640-ci-merge t0642-merge-agree t0658-ci-reuse
-t0680-records-read t0685-bench-vm-report'
+t0680-records-read t0685-bench-vm-report t0700-reply'
 
 cd "$TOP"
 command -v gcovr >/dev/null ||

@@ -1,0 +1,92 @@
+#!/bin/sh
+# The reviewer's outputs, from the claims of a report (the v2 icount
+# record set with patches/ as it is).  make reply: a reply to the cover
+# letter whose headers answer the cover, whose body keeps to 75 columns
+# with each claim's claimed and reproduced figure, clock label and
+# spread, and Tested-by only when every measured claim held; git
+# send-email --dry-run accepts it.  Bad input changes nothing: no report,
+# a cover without a Message-Id, a table by CPU; for make reproduce an
+# unknown claim, one nothing measures, a host one, no ID.  (The guest
+# reproducer itself: t0701.)
+. "$(dirname "$0")/lib.sh"
+SET=$TOP/results/2026-12-01-series-v2/vm-icount-100G
+[ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-reproduce is not built: run 'make tools'"
+plan 4
+FROM='Rev Iewer <reviewer@example.org>'
+MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
+# the scripts behind make reply and make reproduce, for their exit status
+REPLY="sh $TOP/scripts/reply.sh"
+REPRO="sh $TOP/scripts/reproduce.sh"
+
+# a report of the real series and its real v2 records, as make report makes it
+real_report() {
+	mkdir -p rep && ln -s "$TOP/patches" rep/patches &&
+	(cd rep && "$BIN/ci-report" --commits "$SET/commits.txt" --json r.json "$SET"/*.jsonl \
+		>r.txt 2>r.err) && [ -s rep/r.json ]
+}
+
+test_expect_success 'make reply: a reply to the cover letter, claim by claim, that git send-email --dry-run takes' '
+	real_report &&
+	$MK reply REPORT="$PWD/rep/r.json" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" >out 2>err; rc=$?
+	cat err; [ $rc = 0 ] && [ -s reply.mbox ] && grep -q "git send-email --dry-run accepted it" err &&
+	id=$(sed -n "s/^Message-Id: //p" "$TOP/patches/0000-cover-letter.mbox") &&
+	grep -qx "In-Reply-To: $id" reply.mbox && grep -qx "References: $id" reply.mbox &&
+	grep -qx "From: $FROM" reply.mbox &&
+	grep -qxF "Subject: Re: $(sed -n "s/^Subject: //p" "$TOP/patches/0000-cover-letter.mbox")" reply.mbox &&
+	grep -q "^To: .*<maintainers@" reply.mbox &&
+	[ -z "$(sed "1,/^\$/d" reply.mbox | awk "length(\$0) > 75")" ] &&
+	grep -q "^2/7 mm/mm_init: add a template-based fast path" reply.mbox &&
+	sed -n "/^  template\/nd_pmem\$/,/^  [a-z]/p" reply.mbox >claim &&
+	grep -q "^    claimed: *1115.00 -> 934.00 (-16.2%)" claim &&
+	tr "\n" " " <claim | grep -q "reproduced: *1115.00 -> 934.00 ms (-16.2%, exact: tcg-icount, no test, n *5/5); sd 0 / 0 \[tcg-icount\]" &&
+	grep -q "^    verdict: *reproduced: the claimed figures" claim &&
+	grep -q "^    author: *template fast path" claim && grep -q "^    here: *1/7 -> 2/7" claim &&
+	grep -q "^  make reproduce ID=<claim id>" reply.mbox &&
+	# the host claims have no records in this set: no Tested-by, and why
+	! grep -q "^Tested-by:" reply.mbox &&
+	tr "\n" " " <reply.mbox | grep -q "No Tested-by: [0-9]* of the [0-9]* claims measured here did not reproduce in direction: .*nontemporal/template-copy-64"
+'
+
+test_expect_success 'make reply: Tested-by when every measured claim held; none for a claim nothing measures' '
+	real_report &&
+	python3 - rep/r.json <<-\PY &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	for c in r["claims"]:
+	    if c["suite"] and not c["verdict"].startswith(("reproduced", "direction reproduced")):
+	        c["verdict"] = "reproduced: the claimed figures (edited for the test)"
+	json.dump(r, open(sys.argv[1], "w"))
+	PY
+	$MK reply REPORT="$PWD/rep/r.json" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" 2>err &&
+	grep -qx "Tested-by: $FROM" reply.mbox &&
+	sed -n "/^  rep-movsb\/below-512\$/,/^  [a-z]/p" reply.mbox | grep -q "reproduced: *not measured here"
+'
+
+test_expect_success 'make reply: no report, a cover without a Message-Id, a table by CPU: an error, the reply left as it was' '
+	real_report && echo old >reply.mbox &&
+	expect_fail env REPORT=$PWD/none.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "^reply: report: .*none.json is missing" &&
+	grep -v "^Message-Id:" "$TOP/patches/0000-cover-letter.mbox" >cover.mbox &&
+	expect_fail env REPORT=$PWD/rep/r.json COVER=$PWD/cover.mbox REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "cover: .*cover.mbox has no Message-Id" &&
+	sed "s/\"mode\":\"commits\"/\"mode\":\"by-cpu\"/" rep/r.json >bycpu.json &&
+	grep -q by-cpu bycpu.json &&
+	expect_fail env REPORT=$PWD/bycpu.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "is a table by CPU" &&
+	[ "$(cat reply.mbox)" = old ] && [ -z "$(ls reply.mbox.tmp.* 2>/dev/null)" ]
+'
+
+test_expect_success 'make reproduce: an unknown claim, one nothing measures, a host one, no ID: errors, nothing written' '
+	real_report && export REPORT="$PWD/rep/r.json" REPRO_DIR="$PWD/repro" &&
+	{ $REPRO no/such >out 2>err; rc=$?; cat err; [ $rc = 2 ]; } &&
+	grep -q "claim: .no/such. is not a claim of .*; its claims are: series/nd_pmem, .*template/nd_pmem" err &&
+	expect_fail $REPRO rep-movsb/below-512 &&
+	grep_err "claim: rep-movsb/below-512: no record measures it" &&
+	expect_fail $REPRO nontemporal/fastpaths-64 &&
+	grep_err "a bench claim [(]host timings .*make bench COMMITS=" &&
+	{ $MK reproduce >out 2>err; rc=$?; cat err; [ $rc != 0 ]; } &&
+	grep -q "usage: make reproduce ID=<claim id>" err &&
+	[ ! -e repro ] && [ -z "$(ls -a | grep "^[.]repro")" ]
+'
+
+done_testing
