@@ -227,7 +227,7 @@ int cmd_reply(const char *report, const char *cover, const char *from, const cha
 	wrap(f, 2, "> ", subj);
 	fputc('\n', f);
 	commits = commits_of(r);
-	lead = xasprintf("I ran every commit of the series (%s) on host %s", commits, hosts_of(r));
+	lead = xasprintf("I ran the series' commits (%s) on host %s", commits, hosts_of(r));
 	para(f, lead, intro);
 	free(lead);
 	free(commits);

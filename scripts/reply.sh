@@ -28,6 +28,19 @@ if [ -z "${COVER:-}" ]; then
 fi
 [ -f "$COVER" ] || die "cover: $COVER is missing"
 tool_built ci-reproduce
+# a reply answers this series: the report's first commit must be its base
+# and its last its head (where this checkout has the series)
+if sbase=$(kgit rev-parse -q --verify "$REF_NS/base^{commit}" 2>/dev/null) &&
+	shead=$(kgit rev-parse -q --verify "$REF_NS/series^{commit}" 2>/dev/null); then
+	ncols=$("$BIN/ci-reproduce" get "$REPORT" columns | wc -l) &&
+		first=$("$BIN/ci-reproduce" get "$REPORT" columns.0.key) &&
+		last=$("$BIN/ci-reproduce" get "$REPORT" "columns.$((ncols - 1)).key") ||
+		die "report: $REPORT names no commits (columns[]): not make ci's report"
+	[ "$first" = "$sbase" ] && [ "$last" = "$shead" ] ||
+		die "report: $REPORT is of $(printf %.12s "$first")..$(printf %.12s "$last"), but the series here is $(printf %.12s "$sbase")..$(printf %.12s "$shead"): a reply answers the series it ran; run make ci on this one (or REPORT= its report)"
+else
+	warn "series: no $REF_NS/base and $REF_NS/series in $(kernel_repo): the report's commits are not checked against the series (make apply sets them)"
+fi
 from=$(series_ident)
 [ "$from" != "$SERIES_IDENT_DEFAULT" ] ||
 	warn "from: no FROM and no git user.name/user.email: the reply is from the placeholder '$from' (set FROM='Name <addr>' before sending it)"

@@ -62,8 +62,16 @@ test_expect_success 'make reply: Tested-by when every measured claim held; none 
 	sed -n "/^  rep-movsb\/below-512\$/,/^  [a-z]/p" reply.mbox | grep -q "reproduced: *not measured here"
 '
 
-test_expect_success 'make reply: no report, a cover without a Message-Id, a table by CPU: an error, the reply left as it was' '
+test_expect_success 'make reply: no report, a cover without a Message-Id, a table by CPU, a report of other commits: an error, the reply left as it was' '
 	real_report && echo old >reply.mbox &&
+	python3 - rep/r.json other.json <<-\PY &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	r["columns"] = r["columns"][1:]
+	json.dump(r, open(sys.argv[2], "w"))
+	PY
+	expect_fail env REPORT=$PWD/other.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "^reply: report: .*other.json is of [0-9a-f]{12}[.][.][0-9a-f]{12}, but the series here is e9b351700f1f[.][.]" &&
 	expect_fail env REPORT=$PWD/none.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
 	grep_err "^reply: report: .*none.json is missing" &&
 	grep -v "^Message-Id:" "$TOP/patches/0000-cover-letter.mbox" >cover.mbox &&
