@@ -84,7 +84,7 @@ test_expect_success 'make reply: no report, a cover without a Message-Id, a tabl
 	[ "$(cat reply.mbox)" = old ] && [ -z "$(ls reply.mbox.tmp.* 2>/dev/null)" ]
 '
 
-test_expect_success 'make reproduce: an unknown claim, one nothing measures, a host one, no ID: errors, nothing written' '
+test_expect_success 'make reproduce: an unknown claim, one nothing measures, a host one, runs not here, no ID: errors, nothing written' '
 	real_report && export REPORT="$PWD/rep/r.json" REPRO_DIR="$PWD/repro" &&
 	{ $REPRO no/such >out 2>err; rc=$?; cat err; [ $rc = 2 ]; } &&
 	grep -q "claim: .no/such. is not a claim of .*; its claims are: series/nd_pmem, .*template/nd_pmem" err &&
@@ -92,6 +92,9 @@ test_expect_success 'make reproduce: an unknown claim, one nothing measures, a h
 	grep_err "claim: rep-movsb/below-512: no record measures it" &&
 	expect_fail $REPRO nontemporal/fastpaths-64 &&
 	grep_err "a bench claim [(]host timings .*make bench COMMITS=" &&
+	# a report of commits whose runs are not here (another ref, another machine)
+	expect_fail env CI_OUT=$PWD/nothing $REPRO template/nd_pmem &&
+	grep_err "reproduce: inputs: .*/nothing/02bedf82ac4c[0-9a-f]*/bench-vm/inputs is missing: make ci.s bench-vm step" &&
 	{ $MK reproduce >out 2>err; rc=$?; cat err; [ $rc != 0 ]; } &&
 	grep -q "usage: make reproduce ID=<claim id>" err &&
 	[ ! -e repro ] && [ -z "$(ls -a | grep "^[.]repro")" ]
