@@ -124,6 +124,36 @@ files_hash() {
 	done
 }
 
+# scripts_of SCRIPT...: each SCRIPT and every file it names as "$TOP/X"
+# or "$(dirname "$0")/X" (what it sources, runs, copies or reads: a
+# fragment, a module's source), transitively through the shell scripts
+# among them; sorted, a path a line.  The files of a step's inputs are
+# found from its scripts, never from a list kept beside them that drifts
+# (lib.sh's pin.conf, rundir.sh's owner.sh and checks.sh's kernel.config
+# were missing).  A line that says "# not an input" names a file that
+# decides nothing a step keeps (deps.list); a directory is the step's to
+# list (find).
+scripts_of() {
+	so_todo=$* so_seen=
+	while :; do
+		# shellcheck disable=SC2086 # a path a word, no blanks in our paths
+		set -- $so_todo
+		[ $# -gt 0 ] || break
+		so_f=$(realpath -m "$1")
+		shift
+		so_todo=$*
+		case " $so_seen " in *" $so_f "*) continue ;; esac
+		[ -f "$so_f" ] || continue
+		so_seen="$so_seen $so_f"
+		case $so_f in *.sh) ;; *) continue ;; esac
+		so_todo="$so_todo $(grep -v -e '^[[:space:]]*#' -e '# not an input' "$so_f" |
+			grep -o -E '\$TOP/[A-Za-z0-9_./-]+|\$\(dirname "\$0"\)/[A-Za-z0-9_./-]+' |
+			sed -e "s|^\\\$TOP/|$TOP/|" -e "s|^\\\$(dirname \"\\\$0\")/|$(dirname "$so_f")/|")"
+	done
+	# shellcheck disable=SC2086 # as above
+	printf '%s\n' $so_seen | LC_ALL=C sort
+}
+
 skip() {
 	printf '%s\n' "$2" >"$1/skipped"
 	printf '%s: skipped: %s\n' "$PROG" "$2" >&2

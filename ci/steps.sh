@@ -22,8 +22,10 @@
 #   step_bench_vm_clock COMMIT DIR (optional) the guests' clock here
 # Every step's producer writes its own records into DIR (its --results):
 # nothing is read back, reshaped or copied here.  "<name>" is the step
-# with '-' as '_'.  Helpers from run.sh: files_hash FILE... (inputs), skip
-# DIR WHY (exit 3 with the reason).
+# with '-' as '_'.  Helpers from run.sh: files_hash FILE... (inputs),
+# scripts_of SCRIPT... (the files a script names, transitively: what an
+# inputs function hashes of the toolkit), skip DIR WHY (exit 3 with the
+# reason).
 
 # shellcheck disable=SC2034 # read by ci/run.sh, which sources this file
 CI_ALL_STEPS="build checks bench-vm bench"
@@ -40,7 +42,8 @@ step_build_check() {
 step_build_inputs() {
 	echo "commit $1"
 	printf '%s\n' "${CI_SETTINGS_build?ci/run.sh: step_build_check did not run}"
-	files_hash "$TOP/scripts/build.sh" "$TOP/scripts/lib.sh" "$BIN/record-write"
+	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
+	files_hash $(scripts_of "$TOP/scripts/build.sh") "$BIN/record-write"
 }
 
 # a kernel that does not build is a result (an error record), not a
@@ -79,10 +82,11 @@ step_checks_inputs() {
 	echo "commit $1"
 	printf '%s\n' "${CI_SETTINGS_checks?ci/run.sh: step_checks_check did not run}"
 	# every file of checks/ but its make fragment, which no check reads
-	# (the tools it builds are hashed as binaries)
+	# (the tools it builds are hashed as binaries), and what checks.sh
+	# names elsewhere (the kernel fragment of its builds)
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
-	files_hash $(find "$TOP/checks" -type f ! -name "*.mk" | LC_ALL=C sort) "$TOP/scripts/lib.sh" \
-		"$BIN/record-write" "$BIN/changelog-lint" "$BIN/kunit-records"
+	files_hash $({ find "$TOP/checks" -type f ! -name "*.mk"; scripts_of "$TOP/checks/checks.sh"; } |
+		LC_ALL=C sort -u) "$BIN/record-write" "$BIN/changelog-lint" "$BIN/kunit-records"
 }
 
 step_checks_run() {
@@ -102,18 +106,18 @@ step_bench_vm_check() {
 		--accel "$ACCEL" --clock "$CLOCK" --model "${MODEL:-none}"
 }
 
-# the files: the kernel, the tools, and every script of bench-vm/ and
-# the module of pages/ (run.sh sources or runs them: rundir.sh,
-# initramfs.sh, pdeath.sh; found by directory, so a new one counts too),
-# and scripts/lib.sh, which run.sh sources
+# the files: the kernel, the tools, what run.sh names (scripts_of: the
+# scripts it sources or runs, the module's sources), every script of
+# bench-vm/ and the module of pages/ (by directory, so a new one counts
+# too)
 step_bench_vm_inputs() {
 	echo "commit $1"
 	printf '%s\n' "${CI_SETTINGS_bench_vm?ci/run.sh: step_bench_vm_check did not run}"
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
 	files_hash "$OUT/build/$1/arch/x86/boot/bzImage" "$BIN/bench-vm-agent" \
-		"$BIN/bench-vm-collect" "$TOP/scripts/lib.sh" \
-		$(find "$TOP/bench-vm" -maxdepth 1 -type f -name '*.sh' | LC_ALL=C sort) \
-		$(find "$TOP/bench-vm/pages" -type f | LC_ALL=C sort)
+		"$BIN/bench-vm-collect" \
+		$({ scripts_of "$TOP/bench-vm/run.sh"; find "$TOP/bench-vm" -maxdepth 1 -type f -name '*.sh'
+		    find "$TOP/bench-vm/pages" -type f; } | LC_ALL=C sort -u)
 }
 
 # a guest is its kernel (the bzImage, in the inputs) and the module built
@@ -151,7 +155,7 @@ step_bench_inputs() {
 	echo "commit $1"
 	echo "args $BENCH_ARGS"
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
-	files_hash "$BIN/copy-bench" "$TOP/bench/run.sh" "$TOP/bench/gen.sh" "$TOP/scripts/lib.sh" \
+	files_hash "$BIN/copy-bench" $(scripts_of "$TOP/bench/run.sh") \
 		$(find "$TOP/bench/kernel" "$TOP/bench/shim" -type f 2>/dev/null | LC_ALL=C sort)
 }
 

@@ -47,7 +47,7 @@ series_ident() {
 
 # The toolkit's external dependencies: name, then packages (tests give
 # another list).
-DEPS_LIST=${DEPS_LIST:-$TOP/scripts/deps.list}
+DEPS_LIST=${DEPS_LIST:-$TOP/scripts/deps.list} # not an input: what is installed, no result
 # deps_packages: the packages of $DEPS_LIST, one a line
 deps_packages() {
 	[ -r "$DEPS_LIST" ] || die "deps: $DEPS_LIST is missing"

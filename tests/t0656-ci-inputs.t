@@ -8,7 +8,9 @@
 # their last run took; the view of a step's log dies with nobody's
 # Ctrl-C: the step's last words reach its log, its cleanup runs; and the
 # real stamps: in a clone of the toolkit, an edit of a file a step runs
-# or sources, or a variable it reads, reruns exactly the steps that do.
+# or sources, or a variable it reads, reruns exactly the steps that do;
+# every file the shell sources on the way to a step script's --check
+# (sh -x) is hashed in the step's inputs (pin.conf, owner.sh).
 # Fake steps (CI_STEPS_FILE) with the real checks of ci/steps.sh, on a
 # three-commit repository.
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +59,7 @@ with() {
 	(export "$1" && ci)
 }
 
-test_expect_success 'the real stamps: a file a step sources or runs, or a variable it reads, reruns that step, and only the steps that read it' '
+test_expect_success 'the real stamps: a file a step sources or runs, or a variable it reads, reruns that step, and only the steps that read it; every file a step script sources on its way (its sh -x trace) is in its inputs' '
 	# a clone of the toolkit, whose files can change; the real steps, only their runs faked
 	fake_series repo && git clone -q "$TOP" tk &&
 	cat >rsteps.sh <<-EOS &&
@@ -82,7 +84,25 @@ test_expect_success 'the real stamps: a file a step sources or runs, or a variab
 	for v in MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1 MODEL=cache MODEL_ARGS=top=5 NS_SIZE=8G REBINDS=3 CPU=max,-erms; do
 		# shellcheck disable=SC2163 # VAR=VALUE, exported as such
 		[ "$(export "$v" && rci)" = "bench-vm " ] && [ "$(rci)" = "bench-vm " ] || { echo "variable $v"; return 1; }
-	done
+	done &&
+	# inputs that cannot drift
+	C1=$(git -C repo rev-parse HEAD~2) &&
+	for e in build:scripts/build.sh checks:checks/checks.sh bench-vm:bench-vm/run.sh bench:bench/run.sh; do
+		s=${e%%:*} f=${e#*:}
+		# the oracle: what the shell itself sources, not what scripts_of reads
+		KERNEL_TREE=$SCRATCH/repo sh -x "tk/$f" --check 2>&1 >/dev/null | sed -n "s/^+* \. //p" >src.$s &&
+		[ -s src.$s ] || { echo "$s: no file sourced in the trace of $f --check"; return 1; }
+		for p in $(cat src.$s); do
+			r=$(realpath "$p") && r=${r#"$SCRATCH/tk/"} &&
+			grep -q "^[0-9a-f]\{64\} $r\$" "rci/$C1/$s/inputs" ||
+				{ echo "$s: $f sources $r, which its inputs do not hash"; cat "rci/$C1/$s/inputs"; return 1; }
+		done
+	done &&
+	grep -q "tk/scripts/pin.conf" src.build && grep -q "tk/scripts/owner.sh" src.bench-vm &&
+	echo "# changed" >>tk/scripts/pin.conf && [ "$(rci)" = "bench bench-vm build checks " ] &&
+	echo "# changed" >>tk/scripts/owner.sh && [ "$(rci)" = "bench bench-vm build checks " ] &&
+	echo "# changed" >>tk/bench-vm/kernel.config && [ "$(rci)" = "build checks " ] &&
+	echo "# changed" >>tk/scripts/deps.list && [ "$(rci)" = "" ]
 '
 
 test_expect_success 'a mistyped variable of any step, or of the gate: exit 2 before any step runs, every result as it was' '
