@@ -378,7 +378,8 @@ static int cmd_metadata(const char *report, const char *id, const char *ci_out, 
 	json_object_object_add(m, "report", json_object_new_string(report));
 	json_object_object_add(m, "run", run);
 	json_object_object_add(m, "sides", sides);
-	json_object_object_add(m, "expected_pct", json_object_new_double(100 * (b - a) / a));
+	json_object_object_add(m, "expected_pct", a ? json_object_new_double(100 * (b - a) / a) :
+			       NULL);
 	json_object_object_add(m, "exact", json_object_new_boolean(streq(str_of(run, "clock"),
 									 "icount")));
 	json_object_object_add(m, "materials", mat);
