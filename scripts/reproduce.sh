@@ -17,9 +17,10 @@
 #                        sizes, rebinds, clock, the commands, the samples
 #                        expected (ci-reproduce metadata)
 #   kernels/ bin/ bench-vm/ scripts/   what the run needs: the bzImages and
-#                        configs, the agent and the tools, run.sh and what
-#                        it sources, each checked against the inputs that
-#                        made the records (out/ci/<commit>/bench-vm/inputs)
+#                        configs, the agent and the tools, run.sh and the
+#                        files it names (those the step's inputs hash),
+#                        each checked against the inputs that made the
+#                        records (out/ci/<commit>/bench-vm/inputs)
 #   SHA256SUMS           of all of them, checked by reproduce.sh
 # Only a guest (bench-vm) claim has such materials; a host one (bench) is
 # refused with what reruns it.  Nothing is written unless everything is
@@ -74,11 +75,18 @@ for c in $from $to; do
 		die "kernels: cannot copy $b's bzImage, .config and System.map into $stage"
 done
 cp "$BIN/bench-vm-agent" "$BIN/bench-vm-collect" "$BIN/gen_init_cpio" "$BIN/ci-reproduce" "$stage/bin/" &&
-	cp "$TOP/bench-vm/run.sh" "$TOP/bench-vm/rundir.sh" "$TOP/bench-vm/initramfs.sh" \
-		"$TOP/bench-vm/pdeath.sh" "$stage/bench-vm/" &&
-	cp "$TOP/scripts/lib.sh" "$TOP/scripts/pin.conf" "$TOP/scripts/owner.sh" "$stage/scripts/" &&
 	cp "$TOP/scripts/reproduce-claim.sh" "$stage/reproduce.sh" ||
-	die "materials: cannot copy the tools and scripts into $stage"
+	die "materials: cannot copy the tools into $stage"
+# the toolkit's files of the run: those its inputs hash (what run.sh
+# names, found from it: ci/run.sh scripts_of), and the ones inputs made
+# before that did not list (lib.sh's pin.conf and owner.sh)
+for p in $(awk 'length($1) == 64 && $2 !~ "^/" { print $2 }' "$CI_OUT/$to/bench-vm/inputs") \
+	bench-vm/run.sh bench-vm/rundir.sh bench-vm/initramfs.sh bench-vm/pdeath.sh \
+	scripts/lib.sh scripts/pin.conf scripts/owner.sh; do
+	case $TOP/$p in "$OUT"/*) continue ;; esac
+	mkdir -p "$stage/$(dirname "$p")" && cp "$TOP/$p" "$stage/$p" ||
+		die "materials: cannot copy $p into $stage"
+done
 # the model plugin, by its content as the inputs name it ("model auto SHA")
 model_sha=$(awk '$1 == "model" && $2 != "none" { print $NF }' "$CI_OUT/$to/bench-vm/inputs")
 if [ -n "$model_sha" ]; then
