@@ -28,6 +28,8 @@ if [ -z "${COVER:-}" ]; then
 fi
 [ -f "$COVER" ] || die "cover: $COVER is missing"
 tool_built ci-reproduce
+[ -x "$(git --exec-path)/git-send-email" ] ||
+	die "git-email: git send-email is not installed: run 'make deps' (package git-email); it checks the reply"
 # a reply answers this series: the report's first commit must be its base
 # and its last its head (where this checkout has the series)
 if sbase=$(kgit rev-parse -q --verify "$REF_NS/base^{commit}" 2>/dev/null) &&
