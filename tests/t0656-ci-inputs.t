@@ -19,6 +19,13 @@ for t in ci-report record-write copy-bench; do
 done
 plan 6
 
+# check_scripts STEPS: "step:script" for each step of STEPS (ci/steps.sh)
+# whose check runs a script of the toolkit ('sh "$TOP/X" --check')
+check_scripts() {
+	awk '/^step_[a-z_]+_check\(\)/ { n = $1; sub(/^step_/, "", n); sub(/_check\(\)$/, "", n); gsub(/_/, "-", n) }
+		/sh "\$TOP\/[^"]*" --check/ && n { match($0, /"\$TOP\/[^"]*"/); print n ":" substr($0, RSTART + 6, RLENGTH - 7); n = "" }' "$1"
+}
+
 setup() {
 	fake_series repo &&
 	C1=$(git -C repo rev-parse HEAD~2) && C2=$(git -C repo rev-parse HEAD~1) && C3=$(git -C repo rev-parse HEAD) &&
@@ -87,7 +94,10 @@ test_expect_success 'the real stamps: a file a step sources or runs, or a variab
 	done &&
 	# inputs that cannot drift
 	C1=$(git -C repo rev-parse HEAD~2) &&
-	for e in build:scripts/build.sh checks:checks/checks.sh bench-vm:bench-vm/run.sh bench:bench/run.sh; do
+	# each step and the script its check runs, from steps.sh itself
+	steps=$(check_scripts tk/ci/steps.sh) &&
+	[ "$(echo "$steps" | cut -d: -f1 | tr "\n" " ")" = "build checks bench-vm bench " ] &&
+	for e in $steps; do
 		s=${e%%:*} f=${e#*:}
 		# the oracle: what the shell itself sources, not what scripts_of reads
 		KERNEL_TREE=$SCRATCH/repo sh -x "tk/$f" --check 2>&1 >/dev/null | sed -n "s/^+* \. //p" >src.$s &&
