@@ -4,6 +4,10 @@
  * (bench-vm/agent/agent.c documents the lines) into result records.
  *
  *   bench-vm-collect [options] AGENT_OUTPUT >records.jsonl
+ *   bench-vm-collect --status AGENT_OUTPUT
+ *     what the agent has said so far, one line for run.sh's watchdog and
+ *     progress: "hello=0|1 samples=N step=NAME" (this file is the one
+ *     reader of the agent's lines)
  *     --commit ID       kernel commit under test
  *     --accel kvm|tcg   how QEMU ran the guest
  *     --clock icount|wall  the guest's clock: icount (TCG with -icount
@@ -16,6 +20,8 @@
  *     --ns-size BYTES   size of each emulated NVDIMM
  *     --rebinds N       rebinds asked of the agent
  *     --host-error STR  the host's own failure (watchdog, QEMU exit status)
+ *     --qemu-log FILE   QEMU's messages: the warning that says why a
+ *                       feature of --qemu-cpu is not in the guest
  *     --model FILE      what the model plugin wrote (bench-vm/plugin,
  *                       run.sh --model cache): its counts per window
  *     --output FILE     write the records to FILE, a new file, instead of
@@ -37,7 +43,10 @@
  *     and est_cycles, with "model": "cache", "model_params" and
  *     "model_label"; est_cycles' record has "functions": per sample, its
  *     window's top functions with their events;
- *   run: error, when the guest or the host failed or the run is incomplete.
+ *   run: error, when the guest or the host failed or the run is incomplete,
+ *     or when a +feature or -feature of --qemu-cpu is not as asked in the
+ *     guest's /proc/cpuinfo (the figures would be of another CPU: QEMU
+ *     7.2's TCG drops +fsrm with only a warning).
  * What arrived is always written, so a failed run keeps its partial samples;
  * a last line without its newline (output cut short) is not read.  Every
  * write and the close are checked: a full disk is an error naming the file.
@@ -439,10 +448,88 @@ static void model_records(struct out *o, const struct record_ctx *ctx,
 	}
 }
 
+/*
+ * cpu_check - every +feature and -feature word of QEMU's -cpu argument
+ * as the guest's flags have it, else the error in @err (empty when all
+ * hold); the reason from QEMU's log, the first warning naming the feature
+ */
+static void cpu_check(const char *qemu_cpu, const char *flags, const char *qemu_log,
+		      char *err, size_t size)
+{
+	char *words = strdup(qemu_cpu), *w, *save = NULL;
+	size_t len = 0;
+
+	err[0] = '\0';
+	if (!words)
+		return;
+	for (w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int want = w[0] == '+';
+		char why[512] = "";
+
+		if ((w[0] != '+' && w[0] != '-') || !w[1] || has_flag(flags, w + 1) == want)
+			continue;
+		if (qemu_log) {
+			FILE *f = fopen(qemu_log, "r");
+			char *line = NULL, *p;
+			size_t cap = 0;
+
+			while (f && getline(&line, &cap, f) > 0) {
+				if (!strstr(line, "warning:") || !strstr(line, w + 1))
+					continue;
+				line[strcspn(line, "\n")] = '\0';
+				p = strstr(line, ": ");
+				snprintf(why, sizeof(why), " (%s)", p ? p + 2 : line);
+				break;
+			}
+			free(line);
+			if (f)
+				fclose(f);
+		}
+		len += snprintf(err + len, len < size ? size - len : 0,
+				"%scpu: -cpu %s asked for %s but the guest's /proc/cpuinfo %s %s%s",
+				len ? "; " : "", qemu_cpu, w, want ? "lacks" : "has", w + 1, why);
+	}
+	free(words);
+}
+
+/* print_status - the --status line of what the agent has said so far */
+static int print_status(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *step = NULL;
+	size_t cap = 0, samples = 0;
+	ssize_t len;
+	int hello = 0;
+	struct line l;
+
+	if (!f) {
+		fprintf(stderr, PROG ": read: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while ((len = getline(&buf, &cap, f)) > 0 && buf[len - 1] == '\n') {
+		split(buf, &l);
+		if (!l.type)
+			continue;
+		if (!strcmp(l.type, "hello")) {
+			hello = 1;
+		} else if (!strcmp(l.type, "sample")) {
+			samples++;
+		} else if (!strcmp(l.type, "step") && field(&l, "name")) {
+			free(step);
+			step = strdup(field(&l, "name"));
+		}
+	}
+	fclose(f);
+	free(buf);
+	printf("hello=%d samples=%zu step=%s\n", hello, samples, step ? step : "");
+	free(step);
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
+}
+
 static void print_usage(void)
 {
 	fprintf(stderr, "%s\n",
-		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--qemu-version STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--model FILE] [--output FILE] AGENT_OUTPUT");
+		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--qemu-version STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--qemu-log FILE] [--model FILE] [--output FILE] AGENT_OUTPUT\n       bench-vm-collect --status AGENT_OUTPUT");
 }
 
 int main(int argc, char **argv)
@@ -458,12 +545,16 @@ int main(int argc, char **argv)
 		{ "model", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "qemu-version", required_argument, NULL, 'V' },
+		{ "qemu-log", required_argument, NULL, 'L' },
+		{ "status", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_ctx ctx = { .accel = NULL };
 	struct series ser[NR_DRIVERS][2];
 	const char *qemu_cpu = NULL, *host_error = NULL, *output = NULL, *v;
-	const char *qemu_version = NULL;
+	const char *qemu_version = NULL, *qemu_log = NULL;
+	char cpu_error[1024] = "", host_msg[2048];
+	int status_only = 0;
 	const char *model_path = NULL;
 	struct model_out mo = { .params = NULL };
 	/* synthetic=N: kind, bytes and window of each copy */
@@ -519,6 +610,12 @@ int main(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'L':
+			qemu_log = optarg;
+			break;
+		case 'S':
+			status_only = 1;
+			break;
 		case 'V':
 			if (!*optarg) {
 				fprintf(stderr, PROG ": usage: --qemu-version: empty\n");
@@ -535,6 +632,8 @@ int main(int argc, char **argv)
 		print_usage();
 		return 2;
 	}
+	if (status_only)
+		return print_status(argv[optind]);
 	f = fopen(argv[optind], "r");
 	if (!f) {
 		fprintf(stderr, PROG ": read: %s: %s\n", argv[optind], strerror(errno));
@@ -731,6 +830,13 @@ int main(int argc, char **argv)
 
 	if (mo.error && !host_error && !guest_error)
 		host_error = mo.error;
+	if (qemu_cpu && flags)
+		cpu_check(qemu_cpu, flags, qemu_log, cpu_error, sizeof(cpu_error));
+	if (cpu_error[0]) {
+		snprintf(host_msg, sizeof(host_msg), "%s%s%s", host_error ? host_error : "",
+			 host_error ? "; " : "", cpu_error);
+		host_error = host_msg;
+	}
 	if (!host_error && !guest_error && !done) {
 		static char msg[256];
 
@@ -741,7 +847,7 @@ int main(int argc, char **argv)
 		host_error = msg;
 	}
 	if (host_error || guest_error) {
-		char msg[2048];
+		char msg[4096];
 
 		snprintf(msg, sizeof(msg), "%s%s%s", guest_error ? guest_error : "",
 			 guest_error && host_error ? "; " : "",

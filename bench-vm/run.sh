@@ -47,6 +47,10 @@
 #                    for bench-vm-report to compare between kernels [PAGES=1]
 #   --print-cmd      print QEMU's command line, quoted, and do not run it
 #                    (it writes the initramfs it names into DIR)
+#   --print-footprint  print "ns_kb N host_kb N": each NVDIMM's size and
+#                    what the guest takes of the host's memory (its RAM and
+#                    the struct pages on NVDIMM_DIR's tmpfs), in KiB, and
+#                    run nothing (ci/run.sh: how many guests at once)
 #   --print-clock    print the accelerator and the clock a run would get
 #                    ("tcg icount", "kvm wall"...), probing KVM if its
 #                    verdict is not cached, and run nothing else (ci/run.sh
@@ -72,6 +76,9 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$(dirname "$0")/rundir.sh"
+. "$(dirname "$0")/argv.sh"
+. "$(dirname "$0")/kvm.sh"
+. "$(dirname "$0")/pages.sh"
 # shellcheck disable=SC2034 # die and usage_die (scripts/lib.sh) name it
 PROG=bench-vm
 BENCH_VM_BIN=${BENCH_VM_BIN:-$BIN}
@@ -110,7 +117,7 @@ usage() {
 	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--model none|cache|auto] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID] | --check)"
 }
 
-commit='' kernel='' results='' agent_opts='' print_cmd='' print_clock='' check=''
+commit='' kernel='' results='' agent_opts='' print_cmd='' print_clock='' check='' print_footprint=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ns-size) NS_SIZE=${2?}; shift ;;
@@ -126,6 +133,7 @@ while [ $# -gt 0 ]; do
 	--agent-opt) agent_opts="$agent_opts ${2?}"; shift ;;
 	--print-cmd) print_cmd=1 ;;
 	--print-clock) print_clock=1 ;;
+	--print-footprint) print_footprint=1 ;;
 	--check) check=1 ;;
 	--pages) PAGES=1 ;;
 	--mem-ns) MEM_NS=${2?}; shift ;;
@@ -134,7 +142,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -n "$commit" ] || [ -n "$kernel" ] || [ -n "$check" ] || usage
+[ -n "$commit" ] || [ -n "$kernel" ] || [ -n "$check" ] || [ -n "$print_footprint" ] || usage
 
 # uint VAR WHAT MIN MAX: $VAR must be a decimal number from MIN to MAX; it
 # is given back without leading zeros (the shell's arithmetic and the
@@ -210,6 +218,18 @@ case $GUEST_MEM_MB in *[!0-9]*) usage_die "GUEST_MEM_MB: '$GUEST_MEM_MB' is not 
 # the guest's RAM: the kernel and the agent need some, and more than the
 # host has is never there when the guest touches it
 uint GUEST_MEM_MB GUEST_MEM_MB 128 "$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)" MiB "the host's memory"
+# What a guest takes of the host, the one model of it: the struct pages of
+# map=dev (64 bytes per 4 KiB page, ~1.6% of each namespace) and the info
+# blocks are really written to the sparse files, 10% more and 64 MiB
+# (need_kb, on NVDIMM_DIR), and on tmpfs those are RAM beside the guest's
+# own (host_kb).  The preflight checks both; ci/run.sh schedules its
+# guests by host_kb (--print-footprint).
+need_kb=$((nr_nvdimms * ns_bytes * 11 / 655360 + 65536))
+host_kb=$((need_kb + (GUEST_MEM_MB << 10)))
+if [ -n "$print_footprint" ]; then
+	echo "ns_kb $((ns_bytes >> 10)) host_kb $host_kb"
+	exit 0
+fi
 
 # The watchdog's default, counted from the agent's hello: a generous
 # per-bind allowance that scales with the namespace size (TCG writes the
@@ -263,118 +283,37 @@ mkdir -p "$results" || die "results: cannot create the directory $results"
 results=$(cd "$results" && pwd)
 dest=$results
 
-# QEMU's argv is built as one shell-quoted string from small per-device
-# pieces (POSIX sh has no arrays): ARGV is eval'ed into "$@" to run and
-# printed as is for --print-cmd.
-ARGV=
-quote() {
-	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
-}
-arg() {
-	for a; do
-		ARGV="$ARGV $(quote "$a")"
+# agent_status FILE: what the agent has said in FILE so far, as
+# bench-vm-collect reads it (the one parser of the agent's lines): sets
+# hello (0 or 1), samples (a count) and step (the last one's name)
+agent_status() {
+	hello=0 samples=0 step=
+	for as_w in $("$BENCH_VM_BIN/bench-vm-collect" --status "$1"); do
+		case $as_w in
+		hello=*) hello=${as_w#*=} ;;
+		samples=*) samples=${as_w#*=} ;;
+		step=*) step=${as_w#*=} ;;
+		esac
 	done
 }
 
-# qesc VALUE: VALUE inside a QEMU option list (-object, -chardev), where
-# a comma ends the value unless it is doubled: a path with a comma would
-# otherwise be cut there and the rest read as options
-qesc() {
-	printf '%s' "$1" | sed 's/,/,,/g'
-}
-
-piece_machine() {
-	# nvdimm=on: the NFIT table that the kernel's ACPI_NFIT reads.
-	# -nodefaults: no NIC (no network), no VGA, no default serial/monitor.
-	arg "$QEMU" -name bench-vm -machine pc,nvdimm=on -nodefaults -no-user-config
-	# -no-reboot: a guest reboot (panic=-1 below, a triple fault) ends
-	# QEMU instead of booting again: a scripted boot ends deterministically.
-	arg -no-reboot -display none -monitor none
-}
-
-# piece_accel ACCEL CLOCK: -icount shift=0 makes the guest clock advance
-# 2^0 ns per emulated instruction, so every timing the guest takes is a
-# count of the work it did: the same on every host, loaded or idle;
-# sleep=off lets an idle guest jump to its next timer instead of waiting
-# in real time.  The guest's two other inputs from the host are fixed
-# with it, so that the whole boot, not only its timings, is the same
-# every time (the model's per-bind counts are exact only so): -seed makes
-# RDRAND (-cpu max has it) a seeded generator instead of the host's
-# entropy, and -rtc base=,clock=vm starts the wall clock at one date and
-# runs it on the guest's clock; both feed the kernel's random seeds
-# (SLUB freelists, page-allocator state), which otherwise differ by a few
-# instructions per bind between boots (measured: __slab_alloc_node,
-# __rmqueue_pcplist).  -smp 1 either way (icount runs one vCPU thread
-# anyway).
-piece_accel() {
-	arg -accel "$1"
-	[ "$2" != icount ] ||
-		arg -icount shift=0,sleep=off -seed 1 -rtc base=2026-01-01T00:00:00,clock=vm
-	arg -cpu "$CPU" -smp 1
-}
-
-piece_memory() {
-	# maxmem/slots make room for the NVDIMMs in the hotplug area.
-	arg -m "${GUEST_MEM_MB}M,slots=$nr_nvdimms,maxmem=$((GUEST_MEM_MB + nr_nvdimms * (ns_bytes >> 20)))M"
-}
-
-# piece_nvdimm N FILE: one NVDIMM on a sparse file; share=on so the
-# guest's writes (the info block, the struct pages of map=dev) reach the
-# file instead of private anonymous memory.
-piece_nvdimm() {
-	arg -object "memory-backend-file,id=nvmem$1,share=on,mem-path=$(qesc "$2"),size=$ns_bytes"
-	arg -device "nvdimm,id=nvdimm$1,memdev=nvmem$1"
-}
-
-# The agent's channel: kernel messages go to the serial console, results
-# to this port, so neither can corrupt the other.  ioeventfd=off: the
-# guest's kick of the port is handled at once on the vCPU thread, not by
-# QEMU's main loop when the host schedules it, whose interrupt would fall
-# at a host-timed point of the guest (measured: the model's cache counts
-# of the next bind moved by a few lines between boots).
-piece_agent_port() {
-	arg -device virtio-serial-pci,ioeventfd=off
-	arg -chardev "file,id=agent,path=$(qesc "$1")"
-	arg -device virtserialport,chardev=agent,name=bench-vm.agent
-}
-
-piece_console() {
-	arg -chardev "file,id=console,path=$(qesc "$1")" -serial chardev:console
-}
-
-# piece_kernel AGENT_OPTS: panic=-1 reboots at once on a panic, which
-# -no-reboot turns into QEMU's exit; loglevel=4 keeps the slow serial
-# console quiet (the agent reads /dev/kmsg, which has everything); dyndbg=
-# turns on memmap_init_zone_device()'s pr_debug from the first bind; after
-# "--" come the agent's own options (its argv).  The i8042 options skip
-# probing a keyboard and mouse nobody uses (0.2-0.5 s of a TCG boot here).
-piece_kernel() {
-	arg -kernel "$kernel" -initrd "$initrd"
-	arg -append "console=ttyS0 loglevel=4 panic=-1 i8042.noaux=1 i8042.nokbd=1 i8042.nopnp=1 dyndbg=\"func memmap_init_zone_device +p\"${KERNEL_ARGS:+ $KERNEL_ARGS} -- $1"
-}
-
-# piece_model OUT: the store and cache model (bench-vm/plugin), its
-# counts into OUT, the guest functions named from the kernel's System.map
-# (out/build/<commit>/System.map) when there is one
-piece_model() {
-	sysmap=$(dirname "$kernel")/../../../System.map
-	[ -f "$sysmap" ] || sysmap=
-	arg -plugin "$(qesc "$BENCH_VM_BIN/bench-vm-model.so"),out=$(qesc "$1")${sysmap:+,symbols=$(qesc "$sysmap")}${MODEL_ARGS:+,$MODEL_ARGS}"
-}
-
-# build_argv ACCEL CLOCK DIR AGENT_OUT AGENT_OPTS
-build_argv() {
-	ARGV=
-	piece_machine
-	piece_accel "$1" "$2"
-	[ "$MODEL" = none ] || [ "$1" != tcg ] || piece_model "$3/model.out"
-	piece_memory
-	piece_nvdimm 0 "$3/nvdimm0"
-	piece_nvdimm 1 "$3/nvdimm1"
-	[ "$MEM_NS" = 0 ] || piece_nvdimm 2 "$3/nvdimm2"
-	piece_agent_port "$4"
-	piece_console "$console"
-	piece_kernel "$5"
+# guest_argv ACCEL CLOCK INITRD: ARGV (argv.sh) of this run's guest, its
+# plugin included (--model cache, TCG only), the initramfs named INITRD:
+# the run's own, or where it will be for the command kept beside the
+# records
+guest_argv() {
+	ga_plugin=
+	if [ "$MODEL" != none ] && [ "$1" = tcg ]; then
+		# the guest functions named from the kernel's System.map
+		# (out/build/<commit>/System.map) when there is one
+		ga_sysmap=$(dirname "$kernel")/../../../System.map
+		[ -f "$ga_sysmap" ] || ga_sysmap=
+		ga_plugin="$(qesc "$BENCH_VM_BIN/bench-vm-model.so"),out=$(qesc "$tmp/model.out")${ga_sysmap:+,symbols=$(qesc "$ga_sysmap")}${MODEL_ARGS:+,$MODEL_ARGS}"
+	fi
+	qemu_argv qemu="$QEMU" accel="$1" clock="$2" cpu="$CPU" ns_bytes="$ns_bytes" \
+		mem_mb="$GUEST_MEM_MB" nvdimms="$nr_nvdimms" dir="$tmp" agent="$agent_out" \
+		console="$console" kernel="$kernel" initrd="$3" kernel_args="$KERNEL_ARGS" \
+		agent_opts="rebinds=$REBINDS$agent_opts" plugin="$ga_plugin"
 }
 
 qpid='' watcher='' tmp='' booted='' keep_stage=''
@@ -434,66 +373,10 @@ if [ -z "$print_cmd" ]; then
 fi
 initrd=$results/initramfs.cpio
 
-# The struct page digest module, built against this kernel's own build
-# directory (the one that holds bzImage): its struct page layout and
-# symbols are that commit's.
+# the struct page digest module (pages.sh), and the agent's word for it
 module=
 if [ "$PAGES" = 1 ]; then
-	build_dir=$(cd "$(dirname "$kernel")/../../.." && pwd)
-	[ -f "$build_dir/.config" ] && [ -f "$build_dir/Makefile" ] ||
-		die "pages: $build_dir is not the kernel's build directory (no .config): the module needs it"
-	grep -qx CONFIG_MODULES=y "$build_dir/.config" ||
-		die "pages: $build_dir/.config lacks CONFIG_MODULES=y"
-	srctree=$(cd "$build_dir/source" && pwd -P) ||
-		die "pages: $build_dir/source (the kernel source of the build) is missing"
-	# kbuild compiles the module with the headers of the source tree as it
-	# is checked out now: they must be the commit's.  With
-	# PAGES_CHECKOUT=1 (make bench-vm) the toolkit's worktree is moved to
-	# the commit for the module build, as build.sh does, and moved back.
-	restore=
-	if [ -n "$commit" ] && git -C "$srctree" rev-parse -q --verify "$commit^{commit}" >/dev/null; then
-		if ! git -C "$srctree" diff --quiet "$commit" -- include arch/x86/include; then
-			[ "${PAGES_CHECKOUT:-}" = 1 ] ||
-				die "pages: $srctree is not at $commit (its headers differ): check it out, or set PAGES_CHECKOUT=1"
-			[ -z "$(git -C "$srctree" status --porcelain --untracked-files=no)" ] ||
-				die "pages: $srctree has local changes: not checking out $commit there"
-			restore=$(git -C "$srctree" rev-parse HEAD)
-			git -C "$srctree" checkout -q --detach "$commit" ||
-				die "pages: git checkout $commit in $srctree failed"
-		fi
-	else
-		warn "pages: no commit id for $kernel: the module's headers are $srctree's as checked out"
-	fi
-	moddir=$results/pages-module
-	rm -rf "$moddir"
-	mkdir -p "$moddir" &&
-		cp "$TOP/bench-vm/pages/Kbuild" "$TOP/bench-vm/pages/bench_vm_pages.c" "$moddir/" ||
-		die "pages: cannot copy the module's sources into $moddir (the reason is above: a full disk?)"
-	progress "$label" "pages: building bench_vm_pages.ko against $build_dir"
-	# A bzImage-only build has neither Module.symvers nor scripts/module.lds
-	# (make modules_prepare): name vmlinux.symvers and make module.lds in
-	# the module's own directory, so the commit's build directory is only
-	# read, never written.
-	[ -f "$build_dir/vmlinux.symvers" ] ||
-		die "pages: $build_dir/vmlinux.symvers is missing: the module cannot link"
-	cp "$srctree/scripts/module.lds.S" "$moddir/" ||
-		die "pages: cannot copy module.lds.S into $moddir (the reason is above)"
-	rc=0
-	{
-		make -s -C "$build_dir" M="$moddir" module.lds &&
-		make -s -C "$build_dir" M="$moddir" KBUILD_EXTRA_SYMBOLS="$build_dir/vmlinux.symvers" \
-			ARCH_MODULE_LDS="$moddir/module.lds" modules
-	} >"$results/pages-build.log" 2>&1 || rc=$?
-	if [ -n "$restore" ]; then
-		git -C "$srctree" checkout -q --detach "$restore" ||
-			die "pages: git checkout $restore (back) in $srctree failed"
-		restore=
-	fi
-	[ "${rc:-0}" = 0 ] || {
-		keep_stage=1
-		die "pages: building bench_vm_pages.ko against $build_dir failed: see $results/pages-build.log ($dest keeps the results of the run before)"
-	}
-	module=$moddir/bench_vm_pages.ko
+	pages_module
 	agent_opts="$agent_opts pages=1"
 fi
 
@@ -531,176 +414,13 @@ if [ -n "$print_cmd" ]; then
 	accel=$ACCEL
 	[ "$accel" != auto ] || accel=tcg
 	resolve_clock "$accel"
-	build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
+	guest_argv "$accel" "$clock" "$initrd"
 	rm -rf "$tmp"
 	echo "# QEMU creates the NVDIMM files; make their directory first:"
 	echo "mkdir -p $(quote "$tmp")"
 	printf '%s\n' "${ARGV# }"
 	exit 0
 fi
-
-# The KVM probe: KVM only when /dev/kvm really boots a guest, the agent
-# with probe=1, which says hello and powers off.  What decides it is the
-# host, not the kernel under test: its kernel, QEMU, /dev/kvm and who
-# opens it.  So the verdict is cached under that key in KVM_PROBE_CACHE:
-# one probe per host serves every kernel of a run and the runs after it,
-# until one of them changes (KVM_REPROBE=1 probes again).  The probe's
-# console and QEMU log are kept beside it.  KVM_DEV names the device the
-# probe checks (the tests point it at a character device of their own).
-KVM_DEV=${KVM_DEV:-/dev/kvm}
-kvm_key() {
-	printf 'host kernel: %s\n' "$(uname -srvm)"
-	printf 'qemu: %s\n' "$("$QEMU" --version 2>/dev/null | head -n 1)"
-	printf '/dev/kvm: %s\n' "$(stat -L -c '%F %t:%T mode %a uid %u gid %g' "$KVM_DEV" 2>/dev/null || echo absent)"
-	printf 'user: %s\n' "$(id -u)"
-}
-
-# Every QEMU runs under timeout(1), which sends TERM, then KILL 5 s later;
-# both die with this shell, whatever kills it: the parent-death signal,
-# armed by setpriv and checked by pdeath.sh, on each link of the chain.
-# pdeath.sh checks that its parent is this shell ($$), so the command is
-# always a simple command of this shell, never one of a function run in
-# the background, whose subshell would be the parent.
-#
-# run_probe SECONDS LOG: the probe's QEMU; sets rc (124: timed out).
-run_probe() {
-	limit=$1 log=$2
-	eval "set -- $ARGV"
-	PDEATH_PARENT=$$ setpriv --pdeathsig KILL sh "$PDEATH" timeout -k 5 "$limit" \
-		setpriv --pdeathsig KILL sh "$PDEATH" "$@" </dev/null >"$log" 2>&1 &
-	qpid=$!
-	rc=0
-	wait "$qpid" || rc=$?
-	qpid=
-}
-
-# exit_words RC: "exit 1", "killed by SIGABRT (exit 134)"
-exit_words() {
-	if [ "$1" -gt 128 ] && sig=$(kill -l "$(($1 - 128))" 2>/dev/null); then
-		echo "killed by SIG$sig (exit $1)"
-	else
-		echo "exit $1"
-	fi
-}
-
-# kvm_probe BASE: boot the probe guest under KVM (BASE.console,
-# BASE.qemu.log); false, with the reason in $why, when it does not boot.
-# What happened decides the verdict and its words:
-#   hello                 kvm
-#   no hello in time      tcg: /dev/kvm opens but runs no guest (nested KVM)
-#   QEMU died of a signal tcg: QEMU aborted under -accel kvm (seen on AMD
-#    with KVM's words     EPYC hosts: "failed to set MSR 0x10a", then an
-#                         assertion in kvm_buf_set_msrs, before any kernel
-#                         is read)
-#   QEMU failed, KVM's    tcg: QEMU refused -accel kvm ("Could not access
-#    words in its log     KVM kernel module", ...)
-#   anything else         no verdict, nothing cached (nocache=1): a QEMU
-#                         that fails on what is not KVM's (a kernel it
-#                         cannot load) says nothing about the host, and a
-#                         guest that powers off without hello is the
-#                         kernel's
-kvm_probe() {
-	[ -c "$KVM_DEV" ] && [ -r "$KVM_DEV" ] && [ -w "$KVM_DEV" ] || {
-		why="$KVM_DEV is missing or not read-write"
-		return 1
-	}
-	: >"$tmp/probe.out"
-	main_console=$console
-	console=$1.console
-	: >"$console"
-	# The probe asks about the host, not about this run's options: a -cpu,
-	# a size or RAM that QEMU refuses must not be cached as "KVM does not
-	# work" for every later run (they meet the machine preflight instead).
-	run_cpu=$CPU run_ns_bytes=$ns_bytes run_mem=$GUEST_MEM_MB
-	CPU=max ns_bytes=$((512 << 20)) GUEST_MEM_MB=512
-	build_argv kvm wall "$tmp" "$tmp/probe.out" probe=1
-	CPU=$run_cpu ns_bytes=$run_ns_bytes GUEST_MEM_MB=$run_mem
-	progress "$label" "accel: probing KVM (a guest that says hello and powers off, ${KVM_PROBE_TIMEOUT}s at most)"
-	run_probe "$KVM_PROBE_TIMEOUT" "$1.qemu.log"
-	console=$main_console
-	rm -f "$tmp/nvdimm0" "$tmp/nvdimm1" "$tmp/nvdimm2"
-	grep -q '^hello' "$tmp/probe.out" && return 0
-	said=$(grep -v '^[[:space:]]*$' "$1.qemu.log" | tail -n 2 | tr '\n' ' ' | sed 's/ *$//')
-	see="see $1.qemu.log, $1.console"
-	case $rc in
-	124 | 137)
-		why="a probe guest did not say hello within ${KVM_PROBE_TIMEOUT}s under -accel kvm (QEMU stopped by the timeout, exit $rc$([ -s "$1.console" ] || echo ', no console output'): /dev/kvm opens but runs no guest, as nested KVM does; $see)"
-		;;
-	0)
-		nocache=1
-		why="the probe guest powered off under -accel kvm without saying hello (the kernel's, not the host's: no verdict on KVM, nothing cached; $see)"
-		;;
-	*)
-		if ! grep -qi kvm "$1.qemu.log"; then
-			nocache=1
-			why="QEMU did not start the probe guest ($(exit_words "$rc"): ${said:-no message}): no verdict on KVM, nothing cached"
-		elif [ "$rc" -gt 128 ]; then
-			why="QEMU aborted under -accel kvm before the guest ran ($(exit_words "$rc"): ${said:-no message}): KVM cannot run this guest on this host; $see"
-		else
-			why="QEMU refused -accel kvm ($(exit_words "$rc"): ${said:-no message}); $see"
-		fi
-		;;
-	esac
-	return 1
-}
-
-# cache_whole FILE KEY: FILE is a verdict as kvm_verdict writes it, whole:
-# the verdict, a reason, an ISO time, then KEY line for line.  A file cut
-# short (a full disk, a kill mid-write by an older run.sh) or edited is no
-# verdict: it is probed again, never trusted with an empty reason.
-cache_whole() {
-	[ "$(sed -n 1p "$1")" = kvm ] || [ "$(sed -n 1p "$1")" = tcg ] || return 1
-	[ -n "$(sed -n 2p "$1")" ] || return 1
-	sed -n 3p "$1" | grep -qx '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z' || return 1
-	[ "$(sed -n '4,$p' "$1")" = "$2" ] || return 1
-	[ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ]
-}
-
-# kvm_verdict: sets verdict (kvm or tcg), why, when, vfile and probed (1
-# when this call probed), from the cache or a probe
-kvm_verdict() {
-	key=$(kvm_key)
-	vfile=$KVM_PROBE_CACHE/$(printf '%s\n' "$key" | sha256sum | cut -c1-16)
-	probed=
-	if [ "${KVM_REPROBE:-}" != 1 ] && [ -f "$vfile" ]; then
-		if cache_whole "$vfile" "$key"; then
-			verdict=$(sed -n 1p "$vfile")
-			why=$(sed -n 2p "$vfile")
-			when=$(sed -n 3p "$vfile")
-			return 0
-		fi
-		warn "accel: the cached KVM verdict $vfile is not whole (cut short or edited): probing again"
-	fi
-	mkdir -p "$KVM_PROBE_CACHE" || die "accel: cannot create $KVM_PROBE_CACHE"
-	probed=1 nocache=
-	if kvm_probe "$vfile"; then
-		verdict=kvm why="a probe guest booted under -accel kvm"
-	else
-		verdict=tcg
-	fi
-	when=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-	[ -z "$nocache" ] || return 0
-	printf '%s\n%s\n%s\n%s\n' "$verdict" "$why" "$when" "$key" >"$vfile.$$" &&
-		mv "$vfile.$$" "$vfile" || {
-		rm -f "$vfile.$$"
-		die "accel: cannot write the probe's verdict to $vfile"
-	}
-}
-
-# say_why: why KVM is not used, in full once per run (BENCH_VM_RUN, set by
-# bench.sh and ci/run.sh; one run.sh alone is a run of its own), a
-# pointer to it for every other kernel
-say_why() {
-	run=${BENCH_VM_RUN:-run.sh-$$}
-	if [ -n "${nocache:-}" ]; then
-		progress "$label" "accel: tcg: KVM is not used: $why"
-	elif [ -n "$probed" ] || [ "$(cat "$vfile.said" 2>/dev/null)" != "$run" ]; then
-		progress "$label" "accel: tcg: KVM is not used: $why (probed $when; the verdict is cached in $vfile for this host kernel, QEMU and /dev/kvm: KVM_REPROBE=1 probes again)"
-		printf '%s\n' "$run" >"$vfile.said" || die "accel: cannot write $vfile.said"
-	else
-		progress "$label" "accel: tcg (KVM is not used: see above, or $vfile)"
-	fi
-}
 
 case $ACCEL in
 auto)
@@ -738,7 +458,7 @@ esac
 # larger than NVDIMM_DIR's filesystem allows.  The sparse files it made
 # are removed.  A QEMU that does not answer within BOOT_TIMEOUT is no
 # refusal: the boot's own watchdog deals with it.
-build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
+guest_argv "$accel" "$clock" "$initrd"
 eval "set -- $ARGV"
 rc=0
 PDEATH_PARENT=$$ setpriv --pdeathsig KILL sh "$PDEATH" timeout -k 5 "$BOOT_TIMEOUT" \
@@ -760,18 +480,15 @@ case $rc in
 	;;
 esac
 
-# Free-space preflight: the struct pages of map=dev (64 bytes per 4 KiB
-# page, ~1.6% of each namespace) and the info blocks are really written to
-# the sparse files.
-# a struct page (64 bytes) per 4 KiB of each NVDIMM, 10% more, 64 MiB
-need_kb=$((nr_nvdimms * ns_bytes * 11 / 655360 + 65536))
+# Free-space preflight: need_kb (above) on NVDIMM_DIR, and on tmpfs the
+# host's memory for host_kb
 avail_kb=$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')
 [ "$avail_kb" -ge "$need_kb" ] ||
 	die "preflight: $NVDIMM_DIR has $((avail_kb >> 10)) MiB free, $nr_nvdimms NVDIMMs of $NS_SIZE need $((need_kb >> 10)) MiB: set NVDIMM_DIR or a smaller NS_SIZE"
 # On tmpfs those pages are RAM: the host must have them too.
 if [ "$(stat -f -c %T "$tmp")" = tmpfs ]; then
 	mem_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
-	[ "$mem_kb" -ge "$((need_kb + (GUEST_MEM_MB << 10)))" ] ||
+	[ "$mem_kb" -ge "$host_kb" ] ||
 		die "preflight: $NVDIMM_DIR is tmpfs and the host has $((mem_kb >> 10)) MiB available, $((need_kb >> 10)) MiB needed: set NVDIMM_DIR to a disk directory or a smaller NS_SIZE"
 fi
 
@@ -788,16 +505,17 @@ watch() {
 	# (a log whose reader is gone must not end the watchdog: its
 	# progress lines fail, it goes on)
 	trap '' PIPE
-	start=$(date +%s) hello='' n=0
+	start=$(date +%s) hello_at='' n=0
 	while kill -0 "$qpid" 2>/dev/null; do
 		now=$(date +%s)
-		if [ -z "$hello" ] && grep -q '^hello' "$agent_out"; then
-			hello=$now
+		agent_status "$agent_out"
+		if [ -z "$hello_at" ] && [ "$hello" = 1 ]; then
+			hello_at=$now
 		fi
 		why=
-		if [ -z "$hello" ] && [ $((now - start)) -ge "$BOOT_TIMEOUT" ]; then
+		if [ -z "$hello_at" ] && [ $((now - start)) -ge "$BOOT_TIMEOUT" ]; then
 			why="watchdog: no hello from the agent ${BOOT_TIMEOUT}s after QEMU started (a kernel that does not boot: see $dest/console.log; or raise BOOT_TIMEOUT=); QEMU killed"
-		elif [ -n "$hello" ] && [ $((now - hello)) -ge "$TIMEOUT" ]; then
+		elif [ -n "$hello_at" ] && [ $((now - hello_at)) -ge "$TIMEOUT" ]; then
 			why="watchdog: QEMU killed ${TIMEOUT}s after the agent's hello (a hung guest, or raise TIMEOUT=); partial results kept"
 		fi
 		if [ -n "$why" ]; then
@@ -807,8 +525,7 @@ watch() {
 		fi
 		n=$((n + 1))
 		if [ $((n % 15)) = 0 ]; then
-			step=$(grep '^step' "$agent_out" | tail -n 1 | cut -f2 | cut -d= -f2)
-			progress "$label" "$(grep -c '^sample' "$agent_out") samples, step ${step:-boot (no hello yet)}" || :
+			progress "$label" "$samples samples, step ${step:-boot (no hello yet)}" || :
 		fi
 		sleep 1 &
 		sp=$!
@@ -830,6 +547,7 @@ finish() {
 	"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --qemu-cpu "$CPU" \
 		${qemu_version:+--qemu-version "$qemu_version"} \
 		--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
+		--qemu-log "$tmp/qemu.log" \
 		${model_out:+--model "$model_out"} \
 		--output "$results/records.jsonl" "$agent_out" 2>"$tmp/collect.err" || crc=$?
 	if [ ! -f "$results/records.jsonl" ]; then
@@ -858,16 +576,13 @@ EOF
 # The command kept beside the results names the initramfs where it will
 # be, beside the records; the NVDIMM directory and QEMU's outputs were
 # this run's (removed, as the files are).
-initrd=$dest/initramfs.cpio
-build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
-kept_cmd=${ARGV# }
-initrd=$results/initramfs.cpio
+guest_argv "$accel" "$clock" "$dest/initramfs.cpio"
 put "$results/qemu-cmd.txt" <<EOF
 # QEMU creates the NVDIMM files; make their directory first:
 mkdir -p $(quote "$tmp")
-$kept_cmd
+${ARGV# }
 EOF
-build_argv "$accel" "$clock" "$tmp" "$agent_out" "rebinds=$REBINDS$agent_opts"
+guest_argv "$accel" "$clock" "$initrd"
 progress "$label" "boot: $clock_label, cpu $CPU, $nr_nvdimms NVDIMMs of $NS_SIZE in $NVDIMM_DIR, $REBINDS rebinds, watchdog ${TIMEOUT}s after the agent's hello"
 wd=$tmp/watchdog.txt
 rm -f "$wd"
@@ -900,25 +615,6 @@ elif [ "$rc" != 0 ]; then
 	host_error="qemu: exited with status $rc: $(tail -n 3 "$tmp/qemu.log" | tr '\n' ' ')"
 fi
 
-# The CPU asked for is the CPU measured: every +feature / -feature of
-# CPU must show (or not) in the guest's /proc/cpuinfo, or the figures
-# would silently be of another CPU (QEMU 7.2's TCG drops +fsrm with only
-# a warning).
-guest_flags=$(grep '^cpu' "$agent_out" | tr '\t' '\n' | sed -n 's/^flags=//p')
-if [ -n "$guest_flags" ]; then
-	for f in $(printf '%s\n' "$CPU" | tr ',' ' '); do
-		case $f in
-		+*) want=${f#+} has=1 ;;
-		-*) want=${f#-} has=0 ;;
-		*) continue ;;
-		esac
-		case " $guest_flags " in *" $want "*) got=1 ;; *) got=0 ;; esac
-		[ "$got" = "$has" ] && continue
-		why=$(grep -m 1 "warning:.*$want" "$tmp/qemu.log" | sed 's/^[^:]*: //') || why=
-		host_error="${host_error:+$host_error; }cpu: -cpu $CPU asked for $f but the guest's /proc/cpuinfo $([ "$has" = 1 ] && echo lacks || echo has) $want${why:+ ($why)}"
-	done
-fi
-
 finish
 # QEMU has ended and its results are in: a signal from here on ends the
 # run, nothing more to keep (interrupted)
@@ -927,4 +623,5 @@ if [ "$crc" != 0 ]; then
 	cat "$results/collect.err" >&2
 	die "run: $label failed after ${wall}s ($accel, clock $clock): records in $results/records.jsonl, console in $results/console.log"
 fi
-progress "$label" "done in ${wall}s ($accel, clock $clock): $(grep -c '^sample' "$agent_out") samples in $results/records.jsonl"
+agent_status "$agent_out"
+progress "$label" "done in ${wall}s ($accel, clock $clock): $samples samples in $results/records.jsonl"

@@ -338,16 +338,6 @@ key_write() {
 # records say).
 # (CI_SCHEDULE and CI_VM_JOBS are checked above, with every variable)
 
-# size_kb SIZE: QEMU's size syntax (K M G T) in KiB; nothing when it is not
-size_kb() {
-	printf '%s\n' "$1" | awk '
-		/^[0-9]+[KMGT]?$/ {
-			n = $0 + 0; u = substr($0, length($0))
-			k = (u == "K") ? n : (u == "M") ? n * 1024 : (u == "G") ? n * 1048576 : (u == "T") ? n * 1073741824 : n / 1024
-			printf "%d\n", k
-		}'
-}
-
 # typical_seconds STEP COMMIT I: the seconds a step takes on this project's
 # 2-core machine, for the estimate when no earlier run of it is known
 # (README, "Where the time goes"): a build is whole for the first commit
@@ -384,22 +374,36 @@ typical_seconds() {
 		# 20 s to boot, 2.3 s a bind of 100G, three NVDIMMs (idle
 		# machine); with the cache model (MODEL) under TCG, 13.6 s a
 		# bind of 100G (bench-vm/README.md)
-		k=$(size_kb "$NS_SIZE")
 		b=23
 		case $MODEL/$ACCEL in cache/* | auto/auto | auto/tcg) b=136 ;; esac
-		t=$((20 + (REBINDS + 1) * 3 * b * ${k:-104857600} / 1048576 / 1000))
+		t=$((20 + (REBINDS + 1) * 3 * b * ${VM_NS_KB:-104857600} / 1048576 / 1000))
 		echo "$t" ;;
 	bench) echo 25 ;;
 	*) echo 60 ;;
 	esac
 }
 
-# VM_KB: what one guest takes of the host's memory, in KiB: its RAM (512M
-# and the map=mem struct pages) and, on the tmpfs of its NVDIMMs, the
-# struct pages written to them (bench-vm/run.sh's preflight); 0 when
-# NS_SIZE is not a size (then one guest at a time)
-ns_kb=$(size_kb "$NS_SIZE")
-VM_KB=$(( ${ns_kb:-0} ? 3 * ${ns_kb:-0} * 11 / 640 + 524288 + ${ns_kb:-0} / 64 : 0 ))
+# VM_NS_KB, VM_KB: the size of a guest's NVDIMMs and what one guest
+# takes of the host's memory (its RAM, the struct pages on the tmpfs of
+# its NVDIMMs), in KiB, as the guest runner reckons them
+# (step_bench_vm_footprint: bench-vm/run.sh --print-footprint, the one
+# model of a guest's memory); none when the steps file has no such
+# function or the run no guests: then one guest at a time, and the
+# estimate takes 100G
+VM_NS_KB='' VM_KB=0
+case " $CI_STEPS " in
+*" bench-vm "*)
+	if [ -z "$report_only" ] && command -v step_bench_vm_footprint >/dev/null; then
+		fp=$(step_bench_vm_footprint) || die "bench-vm: step_bench_vm_footprint failed (above)"
+		case $fp in
+		"ns_kb "[0-9]*" host_kb "[0-9]*) ;;
+		*) die "bench-vm: step_bench_vm_footprint printed '$fp', not 'ns_kb N host_kb N'" ;;
+		esac
+		read -r _ VM_NS_KB _ VM_KB <<EOF
+$fp
+EOF
+	fi ;;
+esac
 
 # vm_room RUNNING: may another guest start beside RUNNING of them?  The
 # first always; more only when no build runs, up to CI_VM_JOBS, and while

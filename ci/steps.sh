@@ -20,6 +20,7 @@
 #                                  inputs, the key under which another
 #                                  commit id's results are reused
 #   step_bench_vm_clock COMMIT DIR (optional) the guests' clock here
+#   step_bench_vm_footprint        (optional) a guest's size and memory
 # Every step's producer writes its own records into DIR (its --results):
 # nothing is read back, reshaped or copied here.  "<name>" is the step
 # with '-' as '_'.  Helpers from run.sh: files_hash FILE... (inputs),
@@ -124,6 +125,14 @@ step_bench_vm_inputs() {
 # against its tree
 step_bench_vm_content() {
 	echo "tree $(tree_of "$1")"
+}
+
+# step_bench_vm_footprint: "ns_kb N host_kb N", a guest's NVDIMM size
+# and what it takes of the host's memory, as run.sh reckons them: how
+# many guests run.sh's schedule lets run at once.  Optional for a steps
+# file.
+step_bench_vm_footprint() {
+	sh "$TOP/bench-vm/run.sh" --print-footprint --ns-size "$NS_SIZE"
 }
 
 # step_bench_vm_clock COMMIT DIR: "ACCEL CLOCK" (tcg icount, kvm wall...)

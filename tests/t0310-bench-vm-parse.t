@@ -7,7 +7,7 @@
 for t in bench-vm-kmsg-test bench-vm-collect bench-vm-report; do
 	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
 done
-plan 8
+plan 10
 
 test_expect_success 'kmsg parser: the memmap line, other lines, continuation lines, malformed input' '
 	cat >in <<-\EOF &&
@@ -111,6 +111,28 @@ test_expect_success 'report: a failed run is reported and makes the exit status 
 	printf "error\tstep=port\tmsg=no port\n" >f.out && { collect f.out >f.jsonl; true; } &&
 	expect_fail "$BENCH_VM_BIN/bench-vm-report" f.jsonl && grep -q "run failed: guest: port: no port" out
 '
+test_expect_success 'collect --status: hello, the samples and the last step so far, a line cut short not read' '
+	printf "step\tname=hello\n" >s.out &&
+	"$BENCH_VM_BIN/bench-vm-collect" --status s.out >st && echo "hello=0 samples=0 step=hello" | diff - st &&
+	: >e.out && "$BENCH_VM_BIN/bench-vm-collect" --status e.out >st && echo "hello=0 samples=0 step=" | diff - st &&
+	agent_lines 2 >s.out && printf "sample\tdriver=dax_pmem\tcase=rebind" >>s.out &&
+	"$BENCH_VM_BIN/bench-vm-collect" --status s.out >st && echo "hello=1 samples=6 step=dax_pmem-binds" | diff - st &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --status missing.out && grep_err "read: missing.out: "
+'
+
+# (the guest has erms and clwb, not fsrm: agent_lines)
+test_expect_success 'collect: every +feature and -feature of --qemu-cpu as the guest has it, else an error with QEMU'"'"'s warning' '
+	{ agent_lines 1; printf "done\n"; } >c.out &&
+	printf "qemu-system-x86_64: warning: TCG doesn'"'"'t support requested feature: CPUID.07H:EDX.fsrm [bit 4]\n" >qemu.log &&
+	collect --qemu-cpu max,+erms,-fsrm,+clwb,model-id=x --qemu-log qemu.log c.out >ok.jsonl &&
+	records_check ok.jsonl "not [r for r in recs if r[\"metric\"] == \"error\"]" &&
+	expect_fail collect --qemu-cpu max,+fsrm --qemu-log qemu.log c.out &&
+	records_check out "one(\"run\", \"error\")[\"error\"] == \"cpu: -cpu max,+fsrm asked for +fsrm but the guest'"'"'s /proc/cpuinfo lacks fsrm (warning: TCG doesn'"'"'t support requested feature: CPUID.07H:EDX.fsrm [bit 4])\"" &&
+	expect_fail collect --qemu-cpu max,-erms,+erm,+sse --host-error "watchdog: late" c.out &&
+	records_check out "one(\"run\", \"error\")[\"error\"] == \"watchdog: late; cpu: -cpu max,-erms,+erm,+sse asked for -erms but the guest'"'"'s /proc/cpuinfo has erms; cpu: -cpu max,-erms,+erm,+sse asked for +erm but the guest'"'"'s /proc/cpuinfo lacks erm; cpu: -cpu max,-erms,+erm,+sse asked for +sse but the guest'"'"'s /proc/cpuinfo lacks sse\"" &&
+	records_check out "len(one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"]) == 1"
+'
+
 # pages_lines W3: the digest lines of a devdax range whose tail class has
 # word 3 (mapping) W3
 pages_lines() {

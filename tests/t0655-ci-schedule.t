@@ -54,6 +54,8 @@ setup() {
 			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg \
 			--clock "${FAKE_CLOCK:-icount}" 10 10 10
 	}
+	# the real model of a guest's memory (run.sh): NS_SIZE decides
+	step_bench_vm_footprint() { sh "$TOP/bench-vm/run.sh" --print-footprint --ns-size "$NS_SIZE"; }
 	step_bench_inputs() { echo "commit $1"; }
 	step_bench_run() {
 		ls "$SCRATCH"/*.running >/dev/null 2>&1 && echo "bench $1 beside: $(ls "$SCRATCH"/*.running)" >>"$SCRATCH/order"
