@@ -255,9 +255,15 @@ command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make de
 [ "$MODEL" = none ] || [ -f "$BENCH_VM_BIN/bench-vm-model.so" ] ||
 	die "tools: $BENCH_VM_BIN/bench-vm-model.so (--model cache) is missing: run 'make tools'"
 # --check: all of the above is what a run can take; what decides its
-# results besides the kernel, a line each (the model's plugin by its
-# content: a rebuilt plugin counts anew)
+# results besides the kernel, a line each (the programs by their content,
+# wherever BENCH_VM_BIN and GEN_INIT_CPIO take them from: a rebuilt agent,
+# collector, initramfs writer or plugin counts anew)
 if [ -n "$check" ]; then
+	gic=${GEN_INIT_CPIO:-$BENCH_VM_BIN/gen_init_cpio}
+	for t in "$BENCH_VM_BIN/bench-vm-agent" "$BENCH_VM_BIN/bench-vm-collect" "$gic"; do
+		[ -f "$t" ] || die "tools: $t is missing: run 'make tools'"
+		printf 'tool %s %s\n' "$(basename "$t")" "$(sha256sum <"$t" | cut -c1-64)"
+	done
 	printf '%s\n' "ns_size $NS_SIZE" "rebinds $REBINDS" "cpu $CPU" "accel $ACCEL" "clock $CLOCK" \
 		"mem_ns $MEM_NS" "guest_mem_mb $GUEST_MEM_MB" "kernel_args $KERNEL_ARGS" "pages ${PAGES:-0}" \
 		"agent_opts$agent_opts" "nvdimm_dir $NVDIMM_DIR" \

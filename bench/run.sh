@@ -8,8 +8,11 @@
 # for one commit (make ci gives its own).
 #
 #   run.sh [--results DIR]
-#   run.sh --check     BENCH_ARGS checked as copy-bench parses them; nothing
-#                      runs (ci/steps.sh, before any step starts)
+#   run.sh --check     BENCH_ARGS checked as copy-bench parses them, then
+#                      what decides the figures besides the commit (the
+#                      options, the versions of the compiler and perf), a
+#                      line each; nothing runs (ci/steps.sh, before any
+#                      step starts)
 #
 # COMMITS='REV REV+a.diff ...'  what to measure (a REV as commit_list of
 #   scripts/lib.sh reads it: base, head or any revision); empty: the base
@@ -41,7 +44,13 @@ BENCH_ARGS=${BENCH_ARGS:-}
 # shellcheck disable=SC2086 # option lists, split on purpose
 "$BENCH" --list $BENCH_ARGS >/dev/null ||
 	usage_die "BENCH_ARGS: '$BENCH_ARGS': copy-bench refuses them (above)"
-[ -z "$check" ] || exit 0
+# --check: what decides the figures besides the commit: the options, the
+# compiler of its copy routines (bench/gen.sh) and the peer's perf
+if [ -n "$check" ]; then
+	echo "args $BENCH_ARGS"
+	tool_versions "${CC:-gcc}" perf
+	exit 0
+fi
 
 if [ -z "$COMMITS" ]; then
 	base=$(base_commit)

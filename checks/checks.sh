@@ -3,8 +3,10 @@
 #
 #   checks.sh [--results DIR] [COMMIT...]  default: every commit of base..series
 #   checks.sh --check   KUNIT, COCCI_SET, CHECKS_ONLY, JOBS checked, then
-#                       those that decide the findings, on one line; nothing
-#                       runs (ci/steps.sh, before any step starts)
+#                       those that decide the findings, on one line, and
+#                       the versions of gcc, sparse, spatch, clang,
+#                       ld.lld and QEMU (KUnit's), a line each; nothing runs (ci/steps.sh,
+#                       before any step starts)
 #
 # For each commit, the checks of the CHECKS table run on what the commit
 # touches, and file-level checks run on its parent too: a finding is new
@@ -81,10 +83,18 @@ for w in $CHECKS_ONLY; do
 	printf '%s\n' "$check_names" | grep -qxF -- "$w" ||
 		usage_die "CHECKS_ONLY: '$w' is not a check (checks: $(printf '%s\n' "$check_names" | tr '\n' ' ' | sed 's/ $//'))"
 done
+# the programs whose output the findings are: a new sparse, spatch or
+# compiler finds other things, another QEMU runs KUnit otherwise (the
+# stamp, and every cache key below)
+TOOLS=$(tool_versions gcc sparse spatch clang ld.lld qemu-system-x86_64)
 if [ -n "$check" ]; then
 	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY"
+	# what KUnit runs, as kunit.sh checks it
+	[ "$KUNIT" = 0 ] || sh "$TOP/checks/kunit.sh" --check
+	printf '%s\n' "$TOOLS"
 	exit 0
 fi
+TOOLS_KEY=$(printf '%s\n' "$TOOLS" | sha256sum | cut -c1-12)
 
 tool_built changelog-lint record-write
 base=$(base_commit)
@@ -157,15 +167,16 @@ configure() {
 	fi
 }
 
-# cached SIDE TOOL OBJ...: the cache file of a (tree, fragment, tool,
-# objects) result: one make call per side builds all the objects of a
-# commit.  Keyed by what the output is made of, not the commit id: a
-# changelog edit finds its sparse and clang runs done.
+# cached SIDE TOOL OBJ...: the cache file of a (tree, fragment, tools,
+# tool, objects) result: one make call per side builds all the objects of
+# a commit.  Keyed by what the output is made of, not the commit id: a
+# changelog edit finds its sparse and clang runs done, a new compiler or
+# checker does not.
 FRAGMENT_KEY=$(sha256sum <"$FRAGMENT" | cut -c1-12)
 cached() {
 	side=$1 tool=$2
 	shift 2
-	echo "$CACHE/$(tree_of "$side")-$FRAGMENT_KEY/$tool/$(echo "$@" | tr ' /' '+_')"
+	echo "$CACHE/$(tree_of "$side")-$FRAGMENT_KEY-$TOOLS_KEY/$tool/$(echo "$@" | tr ' /' '+_')"
 }
 
 # the objects among OBJ... whose source exists at the checked-out commit
@@ -295,9 +306,10 @@ cocci_keys() {
 	COCCI_KEYS=$(for r in $COCCI_RULES; do echo "$(cocci_key "$r") $(basename "$r" .cocci)"; done)
 }
 
-# the cache directory of a rule: its name and a hash of its content
+# the cache directory of a rule: its name, a hash of its content and the
+# tools' versions
 cocci_key() {
-	echo "$CACHE/cocci/$(basename "$1" .cocci)-$(sha256sum <"$1" | cut -c1-12)"
+	echo "$CACHE/cocci/$(basename "$1" .cocci)-$(sha256sum <"$1" | cut -c1-12)-$TOOLS_KEY"
 }
 
 # cocci_queue SIDE FILE...: queue the blobs of the C files among FILEs

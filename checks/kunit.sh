@@ -5,6 +5,9 @@
 # series head).
 #
 #   kunit.sh [--results DIR] [COMMIT...]
+#   kunit.sh --check    KUNIT_SUITES and KUNIT_VARIANTS checked and printed
+#                       (checks.sh --check: the checks step's stamp);
+#                       nothing runs
 #
 # KUNIT_SUITES='memcpy usercopy' and KUNIT_VARIANTS (names of KUNIT_CPUS)
 # choose a subset.
@@ -22,11 +25,14 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 PROG=kunit
-results=
+results='' check=''
 if [ "${1:-}" = --results ]; then
 	[ $# = 3 ] || usage_die "kunit.sh [--results DIR COMMIT | COMMIT...]: --results takes one commit"
 	results=$2
 	shift 2
+elif [ "${1:-}" = --check ]; then
+	[ $# = 1 ] || usage_die "kunit.sh --check: no commits"
+	check=1
 fi
 
 # QEMU -cpu variants, one line each: name, -cpu value, what it exercises.
@@ -45,7 +51,13 @@ for v in $KUNIT_VARIANTS; do
 	printf '%s\n' "$KUNIT_CPUS" | awk -v v="$v" '$1 == v { f = 1 } END { exit !f }' ||
 		usage_die "KUNIT_VARIANTS: '$v' is not a variant of KUNIT_CPUS ($(printf '%s\n' "$KUNIT_CPUS" | awk 'NF { printf "%s ", $1 }'))"
 done
+# (a limit, not a result: a run cut by it is an error, not a figure)
 KUNIT_TIMEOUT=${KUNIT_TIMEOUT:-300}
+case $KUNIT_TIMEOUT in '' | *[!0-9]* | 0*) usage_die "KUNIT_TIMEOUT: '$KUNIT_TIMEOUT' is not a number of seconds, 1 or more" ;; esac
+if [ -n "$check" ]; then
+	echo "kunit_suites $KUNIT_SUITES kunit_variants $KUNIT_VARIANTS"
+	exit 0
+fi
 
 CDIR=$OUT/checks
 CT=${CHECKS_TREE:-$CDIR/tree}
@@ -71,7 +83,8 @@ commits=$(commit_list "$@" | uniq) || exit 1
 # build COMMIT: the KUnit kernel in out/checks/kunit/<commit>, once
 build() {
 	c=$1 o=$CDIR/kunit/$1
-	stamp="$c $(sha256sum <"$KFRAG" | cut -d' ' -f1)"
+	# the compiler and the QEMU that runs it are of the stamp too
+	stamp="$c $(sha256sum <"$KFRAG" | cut -d' ' -f1) $(tool_versions gcc qemu-system-x86_64 | sha256sum | cut -c1-12)"
 	if stamp_fresh "$o/stamp" "$stamp" && [ -f "$o/arch/x86/boot/bzImage" ]; then
 		progress "kunit $(printf %.12s "$c")" "kernel up to date: $o"
 		return 0

@@ -155,14 +155,15 @@ step_bench_vm_run() {
 
 # -- bench: the host microbenchmarks of the commit's copy routines
 
-# bench/run.sh --check: BENCH_ARGS as copy-bench parses them
+# bench/run.sh --check: BENCH_ARGS as copy-bench parses them, then the
+# options and the versions of the compiler and perf
 step_bench_check() {
-	BENCH_ARGS=$BENCH_ARGS sh "$TOP/bench/run.sh" --check >/dev/null
+	BENCH_ARGS=$BENCH_ARGS sh "$TOP/bench/run.sh" --check
 }
 
 step_bench_inputs() {
 	echo "commit $1"
-	echo "args $BENCH_ARGS"
+	printf '%s\n' "${CI_SETTINGS_bench?ci/run.sh: step_bench_check did not run}"
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
 	files_hash "$BIN/copy-bench" $(scripts_of "$TOP/bench/run.sh") \
 		$(find "$TOP/bench/kernel" "$TOP/bench/shim" -type f 2>/dev/null | LC_ALL=C sort)

@@ -405,6 +405,19 @@ tree_of() {
 		die "commits: '$1' has no tree in $(kernel_repo)"
 }
 
+# tool_versions PROG...: "PROG <the first line of PROG --version>" a line
+# each, "PROG absent" for one that is not installed: what of the toolchain
+# a step's results are made of (its stamp, its caches)
+tool_versions() {
+	for tv_p; do
+		if command -v "$tv_p" >/dev/null; then
+			printf '%s %s\n' "$tv_p" "$("$tv_p" --version 2>&1 | sed -n '/./{p;q;}')"
+		else
+			printf '%s absent\n' "$tv_p"
+		fi
+	done
+}
+
 # stamp_fresh FILE TEXT: FILE holds TEXT, the inputs of what it stamps:
 # that is up to date.  stamp_write FILE TEXT: the stamp, written whole,
 # as the last thing a step does.  The one stamp of build, KUnit and ci.

@@ -17,7 +17,7 @@
 for t in ci-report record-write copy-bench; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
-plan 6
+plan 7
 
 # check_scripts STEPS: "step:script" for each step of STEPS (ci/steps.sh)
 # whose check runs a script of the toolkit ('sh "$TOP/X" --check')
@@ -215,5 +215,92 @@ test_expect_success 'Ctrl-C while a step runs: the view of its log outlives it, 
 	cat ci/$C2/.build.attempt/log && [ ! -e shm/guest ] &&
 	[ "$(tail -n 1 ci/$C2/.build.attempt/log)" = "fake: interrupted by SIGINT, partial results kept" ] &&
 	grep -q "^    fake: interrupted by SIGINT, partial results kept" ci.err && [ ! -e ci/$C2/build.stamp ]
+'
+# The variables every step reads, walked.  The oracle: each variable that
+# a shell file of the step's inputs reads from the environment
+# (${VAR:-...}, the toolkit's one way of taking one).  Each is either in
+# VALUES, another value it may take, or in NOT_INPUTS with why it decides
+# nothing a step keeps; a new one in neither fails.  Set to its value,
+# it changes the settings (the stamp) of exactly the steps whose files
+# read it.  The defaults of ci/run.sh come first, as ci passes them.
+NOT_INPUTS='
+BIN the tools directory: each tool is hashed as a file
+BENCH_VM_RUN the marker of one run (why KVM is not used, said once)
+BOOT_TIMEOUT a watchdog limit: a run it cuts is an error record, not a figure
+CHECKS_TREE where the checks worktree is, not what is in it
+COMMITS which commits: the commit, its tree, is the step'"'"'s key
+DEPS_LIST the packages to install, not a result (deps.list: "# not an input")
+FROM the sender of make send
+JOBS how many at once, not what is built or checked
+KASAN_BASE read by bench-vm/kasan.sh (make kasan), hashed with the scripts of bench-vm/ but no part of a step
+KERNEL_BASE KERNEL_TREE REF_NS WORKTREE XCS_WORKTREE_LOCK where the commits are: their ids and trees are the key
+KUNIT_TIMEOUT a limit: a run it cuts is an error, not a result
+KVM_DEV KVM_PROBE_CACHE KVM_PROBE_TIMEOUT KVM_REPROBE the KVM probe: under ACCEL=auto its verdict picks kvm or tcg, which every record names (the stamp holds ACCEL, not the verdict)
+OUT where the results go
+PAGES_CHECKOUT whether the worktree may move for the pages module build
+PDEATH_PARENT the runner'"'"'s pid, for pdeath.sh: who QEMU dies with
+PROG the name in messages
+TIMEOUT a watchdog limit: a run it cuts is an error record, not a figure
+V verbose output of bench/gen.sh
+'
+test_expect_success 'every variable a step reads: another value reruns exactly the steps whose files read it, or it is listed as deciding nothing they keep' '
+	fake_series repo &&
+	cat >wsteps.sh <<-EOS &&
+	. "$TOP/ci/steps.sh"
+	EOS
+	cat >>wsteps.sh <<-\EOS &&
+	for s in build checks bench-vm bench; do
+		f=$(printf %s "$s" | tr - _)
+		eval "step_${f}_run() { \"\$BIN/record-write\" --to \"\$2/records.jsonl\" --suite $s --case x --metric y --unit ms --commit \"\$1\" 1; }"
+	done
+	EOS
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/wsteps.sh CI_OUT=$SCRATCH/wci GATE_ACK=/dev/null \
+		sh "$TOP/ci/run.sh" >wci.out 2>wci.err || { cat wci.err; return 1; }
+	C1=$(git -C repo rev-parse HEAD~2) &&
+	for s in build checks bench-vm bench; do
+		# the oracle: the variables the step'"'"'s hashed shell files take
+		awk "{ print \$2 }" "wci/$C1/$s/inputs" | grep -E "\.(sh|conf)\$" | sed "s|^|$TOP/|" >files.$s &&
+		[ -s files.$s ] || { echo "$s: no shell file in its inputs"; return 1; }
+		grep -ohE "\\$\\{[A-Z_][A-Z0-9_]*:?[-=+?]" $(cat files.$s) |
+			sed -E "s/^..([A-Z0-9_]+).*/\\1/" | sort -u >vars.$s || return 1
+	done &&
+	mkdir bin2 && cp "$BIN"/bench-vm-agent "$BIN"/bench-vm-collect "$BIN"/gen_init_cpio "$BIN"/bench-vm-model.so bin2/ &&
+	echo >>bin2/bench-vm-agent && cp bin2/gen_init_cpio gic && echo >>gic &&
+	printf "#!/bin/sh\nexec qemu-system-x86_64 \"\$@\"\n" >qemu && chmod +x qemu &&
+	cp "$TOP/bench-vm/kernel.config" frag.config && echo "CONFIG_PRINTK_TIME=y" >>frag.config &&
+	VALUES="FRAGMENT=$SCRATCH/frag.config BUILD_TARGETS=vmlinux KUNIT=0 COCCI_SET=ours CHECKS_ONLY=sparse
+		KUNIT_SUITES=memcpy KUNIT_VARIANTS=erms NS_SIZE=8G REBINDS=3 CPU=max,-erms ACCEL=tcg CLOCK=wall
+		MODEL=cache MODEL_ARGS=top=5 MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1
+		NVDIMM_DIR=$SCRATCH QEMU=$SCRATCH/qemu BENCH_VM_BIN=$SCRATCH/bin2 GEN_INIT_CPIO=$SCRATCH/gic
+		BENCH_ARGS=--quick CC=cc" &&
+	# settings VAR=VALUE: each step'"'"'s check with it, a file a step
+	settings() {
+		(
+			export KERNEL_TREE="$SCRATCH/repo" NS_SIZE=100G REBINDS=30 CPU=max ACCEL=auto CLOCK=auto MODEL=none BENCH_ARGS= &&
+			# shellcheck disable=SC2163 # VAR=VALUE, exported as such
+			{ [ -z "$1" ] || export "$1"; } &&
+			. "$TOP/ci/steps.sh" &&
+			for s in build checks bench-vm bench; do
+				"step_$(printf %s "$s" | tr - _)_check" >"set.$s" || { echo "$s: its check refuses $1"; exit 1; }
+			done
+		)
+	}
+	settings "" && for s in build checks bench-vm bench; do mv set.$s default.$s; done &&
+	all=$(cat vars.* | sort -u) &&
+	for v in $all; do
+		printf "%s\n" "$NOT_INPUTS" | grep -qE "^([A-Z_0-9]+ )*$v( |\$)" && continue
+		e=$(printf "%s\n" $VALUES | grep "^$v=") ||
+			{ echo "$v: read by $(grep -lx "$v" vars.* | sed "s/^vars.//" | tr "\n" " ")but neither in VALUES nor in NOT_INPUTS"; return 1; }
+		settings "$e" || return 1
+		for s in build checks bench-vm bench; do
+			if grep -qx "$v" vars.$s; then
+				! cmp -s default.$s set.$s || { echo "$e: the $s step reads $v, its settings do not change"; return 1; }
+			else
+				cmp -s default.$s set.$s || { echo "$e: the $s step does not read $v, its settings change:"; diff default.$s set.$s; return 1; }
+			fi
+		done
+	done &&
+	# the oracle found the variables of every area
+	for v in FRAGMENT KUNIT_VARIANTS MEM_NS BENCH_ARGS CC; do grep -qx "$v" vars.*; done
 '
 done_testing
