@@ -172,6 +172,14 @@ fn_of() {
 	printf '%s' "$1" | tr -c 'a-z0-9\n' '_'
 }
 
+# kind_of STEP: how the driver schedules it, the step's own word
+# (step_<name>_kind, ci/steps.sh): foreground (the default), kernel,
+# guest or host-bench; the driver knows no step by its name
+kind_of() {
+	ko_f=step_$(fn_of "$1")_kind
+	if command -v "$ko_f" >/dev/null; then "$ko_f"; else echo foreground; fi
+}
+
 # percent VAR: a non-negative decimal number, all of its text (5, 2.5):
 # the gate's threshold; "-1", "0x10", "1e" or "" would be no threshold
 percent() {
@@ -196,11 +204,20 @@ fi
 if [ -z "$one_step$vm_runner$report_only" ]; then
 	case $CI_SCHEDULE in overlap | serial) ;; *) usage_die "CI_SCHEDULE: '$CI_SCHEDULE' is not overlap or serial" ;; esac
 	case $CI_VM_JOBS in '' | *[!0-9]* | 0*) usage_die "CI_VM_JOBS: '$CI_VM_JOBS' is not a number of guests, 1 or more" ;; esac
+	guests=
 	for s in $CI_STEPS; do
 		f=$(fn_of "$s")
 		command -v "step_${f}_run" >/dev/null && command -v "step_${f}_inputs" >/dev/null ||
 			usage_die "CI_STEPS: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
+		case $(kind_of "$s") in
+		foreground | kernel | host-bench) ;;
+		guest) guests="$guests $s" ;;
+		*) die "steps: step_${f}_kind says '$(kind_of "$s")', not foreground, kernel, guest or host-bench ($CI_STEPS_FILE)" ;;
+		esac
 	done
+	case $guests in
+	*" "*" "*) die "steps: more than one guest step ($guests): one queue of guests only ($CI_STEPS_FILE)" ;;
+	esac
 	# Each check runs once: what it prints (the settings that decide the
 	# step's results besides the commit) is CI_SETTINGS_<step>, which
 	# the step's inputs (its stamp) print again for every commit, also
@@ -218,6 +235,11 @@ if [ -z "$one_step$vm_runner$report_only" ]; then
 	done
 fi
 tool_built ci-report
+# the guest step of the run, if any (its queue, its clock, its footprint)
+GUEST_STEP=
+for s in $CI_STEPS; do
+	[ "$(kind_of "$s")" != guest ] || GUEST_STEP=$s
+done
 
 # the commits, in order
 # shellcheck disable=SC2086 # CI_COMMITS: revisions, a word each
@@ -339,71 +361,37 @@ key_write() {
 # (CI_SCHEDULE and CI_VM_JOBS are checked above, with every variable)
 
 # typical_seconds STEP COMMIT I: the seconds a step takes on this project's
-# 2-core machine, for the estimate when no earlier run of it is known
-# (README, "Where the time goes"): a build is whole for the first commit
-# and for one that touches a header (ccache misses for everything that
-# includes it), else ccache serves all but its own files; the checks of
-# the base and the head build and run KUnit; a guest's time is its boot
-# and its binds, which scale with NS_SIZE and REBINDS.
+# 2-core machine, for the estimate when no earlier run of it is known: the
+# step's own reckoning (step_<name>_typical), else a minute
 typical_seconds() {
-	case $1 in
-	build)
-		# a build of the same tree is linked (scripts/build.sh)
-		if grep -qsx "tree $(tree_of "$2")" "$OUT"/build/*/stamp; then
-			echo 2
-		elif [ "$3" = 1 ] || kgit diff-tree --no-commit-id --name-only -r "$2" |
-			grep -Eq '^(include|arch/[^/]+/include)/|\.h$'; then
-			echo 520
-		else
-			echo 60
-		fi ;;
-	checks)
-		if [ "$3" = 1 ] || [ "$3" = "$n" ]; then echo 320; else echo 50; fi ;;
-	bench-vm)
-		# its kernel not built yet, but the build of its tree will be
-		# linked, and a guest of that build has run: it will be reused
-		# (its key is known once the kernel is there)
-		for ts in $(grep -lsx "tree $(tree_of "$2")" "$OUT"/build/*/stamp); do
-			tc=${ts%/stamp}
-			tc=${tc##*/}
-			if [ "$tc" != "$2" ] && [ -f "$CI_OUT/$tc/bench-vm.stamp" ]; then
-				echo 1
-				return 0
-			fi
-		done
-		# 20 s to boot, 2.3 s a bind of 100G, three NVDIMMs (idle
-		# machine); with the cache model (MODEL) under TCG, 13.6 s a
-		# bind of 100G (bench-vm/README.md)
-		b=23
-		case $MODEL/$ACCEL in cache/* | auto/auto | auto/tcg) b=136 ;; esac
-		t=$((20 + (REBINDS + 1) * 3 * b * ${VM_NS_KB:-104857600} / 1048576 / 1000))
-		echo "$t" ;;
-	bench) echo 25 ;;
-	*) echo 60 ;;
-	esac
+	ts_f=step_$(fn_of "$1")_typical
+	if command -v "$ts_f" >/dev/null; then
+		"$ts_f" "$2" "$3"
+	else
+		echo 60
+	fi
 }
 
 # VM_NS_KB, VM_KB: the size of a guest's NVDIMMs and what one guest
 # takes of the host's memory (its RAM, the struct pages on the tmpfs of
 # its NVDIMMs), in KiB, as the guest runner reckons them
-# (step_bench_vm_footprint: bench-vm/run.sh --print-footprint, the one
-# model of a guest's memory); none when the steps file has no such
+# (step_<guest>_footprint: bench-vm/run.sh --print-footprint, the one
+# model of a guest's memory); none when the guest step has no such
 # function or the run no guests: then one guest at a time, and the
 # estimate takes 100G
 VM_NS_KB='' VM_KB=0
-case " $CI_STEPS " in
-*" bench-vm "*)
-	if [ -z "$report_only" ] && command -v step_bench_vm_footprint >/dev/null; then
-		fp=$(step_bench_vm_footprint) || die "bench-vm: step_bench_vm_footprint failed (above)"
-		case $fp in
-		"ns_kb "[0-9]*" host_kb "[0-9]*) ;;
-		*) die "bench-vm: step_bench_vm_footprint printed '$fp', not 'ns_kb N host_kb N'" ;;
-		esac
-		read -r _ VM_NS_KB _ VM_KB <<EOF
+if [ -n "$GUEST_STEP" ] && [ -z "$report_only" ] &&
+	command -v "step_$(fn_of "$GUEST_STEP")_footprint" >/dev/null; then
+	fp=$("step_$(fn_of "$GUEST_STEP")_footprint") ||
+		die "$GUEST_STEP: step_$(fn_of "$GUEST_STEP")_footprint failed (above)"
+	case $fp in
+	"ns_kb "[0-9]*" host_kb "[0-9]*) ;;
+	*) die "$GUEST_STEP: step_$(fn_of "$GUEST_STEP")_footprint printed '$fp', not 'ns_kb N host_kb N'" ;;
+	esac
+	read -r _ VM_NS_KB _ VM_KB <<EOF
 $fp
 EOF
-	fi ;;
-esac
+fi
 
 # vm_room RUNNING: may another guest start beside RUNNING of them?  The
 # first always; more only when no build runs, up to CI_VM_JOBS, and while
@@ -558,7 +546,7 @@ left() {
 			f = dir "/" $1 "." $2
 			if ((getline line < f) > 0) { close(f); next }
 			close(f)
-			if ($2 == "bench-vm") vm += $3; else if ($2 == "bench") hb += $3; else fg += $3
+			if ($5 == "guest") vm += $3; else if ($5 == "host-bench") hb += $3; else fg += $3
 		}
 		END {
 			t = (overlap == 1) ? (fg > vm ? fg : vm) : fg + vm
@@ -606,7 +594,7 @@ if [ -n "$vm_runner" ]; then
 			started=$((started + 1))
 			# shellcheck disable=SC2046 # COMMIT I PARENT, a word each
 			set -- $(sed -n "${started}p" "$RUN_DIR/vm-queue")
-			sh "$0" --one-step bench-vm "$1" "$2" "$3" &
+			sh "$0" --one-step "$GUEST_STEP" "$1" "$2" "$3" &
 			pids="$pids $!"
 			continue
 		fi
@@ -621,7 +609,7 @@ summary=$CI_OUT/summary.txt
 if [ -z "$report_only" ]; then
 	rm -rf "$RUN_DIR"
 	mkdir -p "$RUN_DIR" || die "run: cannot create $RUN_DIR"
-	# The plan, "COMMIT STEP SECONDS RUN": which steps will run (RUN 1:
+	# The plan, "COMMIT STEP SECONDS RUN KIND": which steps will run (RUN 1:
 	# their stamps are stale, as run_step sees them) and what each is
 	# expected to take: its last good run's seconds, else typical ones
 	# (a failed run's say nothing: it may have failed at once)
@@ -640,7 +628,7 @@ if [ -z "$report_only" ]; then
 				[ ! -f "$CI_OUT/$c/$s.stamp" ] || e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null) || e=
 				e="${e:-$(typical_seconds "$s" "$c" "$i")} 1"
 			fi
-			printf '%s %s %s\n' "$c" "$s" "$e"
+			printf '%s %s %s %s\n' "$c" "$s" "$e" "$(kind_of "$s")"
 		done
 	done >"$RUN_DIR/plan" || die "run: cannot write $RUN_DIR/plan (disk full?)"
 	T_START=$(date +%s)
@@ -677,15 +665,15 @@ if [ -z "$report_only" ]; then
 	vm_queue_say() {
 		vm_queue "$@"
 		vm_queued=$1
-		progress "$2/$n $(printf %.12s "$1")" "bench-vm: queued, in the background (icount: the builds beside it change no figure)"
+		progress "$2/$n $(printf %.12s "$1")" "$GUEST_STEP: queued, in the background (icount: the builds beside it change no figure)"
 	}
 	# vm_wait: the queue closed, every guest in it ended
 	vm_wait() {
 		[ -n "$vm_pid" ] || return 0
 		: >"$RUN_DIR/vm-closed"
 		if alive "$vm_pid"; then
-			vm_left=$(while read -r vc _; do [ -f "$RUN_DIR/$vc.bench-vm" ] || echo "$vc"; done <"$RUN_DIR/vm-queue" | wc -l)
-			progress bench-vm "$vm_left guest run(s) still to end, up to $CI_VM_JOBS at once"
+			vm_left=$(while read -r vc _; do [ -f "$RUN_DIR/$vc.$GUEST_STEP" ] || echo "$vc"; done <"$RUN_DIR/vm-queue" | wc -l)
+			progress "$GUEST_STEP" "$vm_left guest run(s) still to end, up to $CI_VM_JOBS at once"
 		fi
 		wait "$vm_pid" || true
 		vm_pid=
@@ -693,22 +681,23 @@ if [ -z "$report_only" ]; then
 	# vm_clock COMMIT: after the first build, which clock the guests get
 	# here, when the steps can tell (step_bench_vm_clock)
 	vm_clock() {
-		case " $CI_STEPS " in *" bench-vm "*) ;; *) return 0 ;; esac
-		command -v step_bench_vm_clock >/dev/null || return 0
-		[ "$(cut -d' ' -f1 "$RUN_DIR/$1.build" 2>/dev/null)" != FAIL ] || return 0
-		if ! ck=$(step_bench_vm_clock "$1" "$RUN_DIR/clock"); then
-			warn "plan: which clock the guests get here is not known yet: the first bench-vm run tells"
+		[ -n "$GUEST_STEP" ] || return 0
+		vc_f=step_$(fn_of "$GUEST_STEP")_clock
+		command -v "$vc_f" >/dev/null || return 0
+		[ "$(cut -d' ' -f1 "$RUN_DIR/$1.$2" 2>/dev/null)" != FAIL ] || return 0
+		if ! ck=$("$vc_f" "$1" "$RUN_DIR/clock"); then
+			warn "plan: which clock the guests get here is not known yet: the first $GUEST_STEP run tells"
 			return 0
 		fi
 		case $ck in
 		*" icount")
 			bg_vm=1
-			progress plan "bench-vm runs under $ck here: the guests run beside the builds, in a queue" ;;
+			progress plan "$GUEST_STEP runs under $ck here: the guests run beside the builds, in a queue" ;;
 		*" wall")
 			bg_vm=0
-			progress plan "bench-vm runs under $ck here (a wall clock): each runs alone" ;;
+			progress plan "$GUEST_STEP runs under $ck here (a wall clock): each runs alone" ;;
 		*)
-			warn "plan: step_bench_vm_clock said '$ck', not 'ACCEL icount' or 'ACCEL wall': the first bench-vm run tells" ;;
+			warn "plan: $vc_f said '$ck', not 'ACCEL icount' or 'ACCEL wall': the first $GUEST_STEP run tells" ;;
 		esac
 	}
 
@@ -716,46 +705,52 @@ if [ -z "$report_only" ]; then
 	for c in $commits; do
 		i=$((i + 1))
 		for s in $CI_STEPS; do
-			if [ "$s" = bench ] && [ -n "$defer_bench" ]; then
+			k=$(kind_of "$s")
+			if [ "$k" = host-bench ] && [ -n "$defer_bench" ]; then
 				continue
 			fi
-			if [ "$s" = bench-vm ] && [ "$bg_vm" = 1 ]; then
+			if [ "$k" = guest ] && [ "$bg_vm" = 1 ]; then
 				[ "$vm_queued" = "$c" ] || vm_queue_say "$c" "$i" "$parent"
 				continue
 			fi
-			[ "$s" != build ] || : >"$RUN_DIR/building"
+			[ "$k" != kernel ] || : >"$RUN_DIR/building"
 			run_step "$s" "$c" "$i" "$parent"
 			rm -f "$RUN_DIR/building"
 			ran_eta "$c" "$s" "$i"
-			[ "$s" != build ] || [ -n "$bg_vm" ] || vm_clock "$c"
+			[ "$k" != kernel ] || [ -n "$bg_vm" ] || vm_clock "$c" "$s"
 			# a guest needs only its commit's kernel: queued once it is
 			# built, so that it runs beside the commit's own checks too
-			if [ "$s" = build ] && [ "$bg_vm" = 1 ]; then
-				case " $CI_STEPS " in *" bench-vm "*) vm_queue_say "$c" "$i" "$parent" ;; esac
+			if [ "$k" = kernel ] && [ "$bg_vm" = 1 ] && [ -n "$GUEST_STEP" ]; then
+				[ "$vm_queued" = "$c" ] || vm_queue_say "$c" "$i" "$parent"
 			fi
-			if [ "$s" = bench-vm ] && [ -z "$bg_vm" ]; then
+			if [ "$k" = guest ] && [ -z "$bg_vm" ]; then
 				# the first run says which clock this host gives (rs_where:
 				# its records, whether they replaced the last good ones or not)
 				if grep -q '"clock":"icount"' "$rs_where/records.jsonl" 2>/dev/null; then
 					bg_vm=1
-					progress plan "bench-vm runs under icount here: the next ones run beside the builds, in a queue"
+					progress plan "$s runs under icount here: the next ones run beside the builds, in a queue"
 				elif [ -f "$rs_where/records.jsonl" ]; then
 					bg_vm=0
-					progress plan "bench-vm runs on a wall clock here: each runs alone"
+					progress plan "$s runs on a wall clock here: each runs alone"
 				fi
 			fi
 		done
 		parent=$c
 	done
 	vm_wait
-	case " $CI_STEPS " in *" bench "*) ;; *) defer_bench= ;; esac
-	if [ -n "$defer_bench" ]; then
-		progress bench "the host benchmark of every commit, now that nothing else of ours runs (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
+	host_benches=
+	for s in $CI_STEPS; do
+		[ "$(kind_of "$s")" != host-bench ] || host_benches="$host_benches $s"
+	done
+	if [ -n "$defer_bench" ] && [ -n "$host_benches" ]; then
+		progress host-bench "the host benchmarks ($host_benches ) of every commit, now that nothing else of ours runs (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
 		i=0 parent=
 		for c in $commits; do
 			i=$((i + 1))
-			run_step bench "$c" "$i" "$parent"
-			ran_eta "$c" bench "$i"
+			for s in $host_benches; do
+				run_step "$s" "$c" "$i" "$parent"
+				ran_eta "$c" "$s" "$i"
+			done
 			parent=$c
 		done
 	fi
@@ -776,7 +771,7 @@ if [ -z "$report_only" ]; then
 		done
 	} >"$summary.tmp"
 	{
-		echo "Where the time went (seconds; 0: up to date; schedule $CI_SCHEDULE, bench-vm in the background: $([ "$bg_vm" = 1 ] && echo yes || echo no)):"
+		echo "Where the time went (seconds; 0: up to date; schedule $CI_SCHEDULE, ${GUEST_STEP:-guests} in the background: $([ "$bg_vm" = 1 ] && echo yes || echo no)):"
 		printf '%-12s' commit
 		for s in $CI_STEPS; do printf ' %9s' "$s"; done
 		echo

@@ -20,13 +20,20 @@
 GATE_ACK=/dev/null
 export GATE_ACK
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
-plan 8
+plan 9
 
 setup() {
 	rm -rf repo ci order ./*.running &&
 	fake_series repo &&
 	C1=$(git -C repo rev-parse HEAD~2) && C2=$(git -C repo rev-parse HEAD~1) && C3=$(git -C repo rev-parse HEAD) &&
-	cat >steps.sh <<-\EOS
+	# the real step files: their kinds, estimates and the guest's
+	# footprint; their checks, clocks, contents, inputs and runs faked
+	cat >steps.sh <<-EOS
+	. "$TOP/ci/steps.sh"
+	EOS
+	cat >>steps.sh <<-\EOS
+	unset -f step_build_check step_checks_check step_bench_vm_check step_bench_check \
+		step_bench_vm_clock step_checks_content step_bench_vm_content step_bench_content
 	CI_ALL_STEPS="build bench-vm bench"
 	# step NAME COMMIT: log its start and end, hold NAME.COMMIT.running;
 	# WAITS='NAME COMMIT LINE;...': before it ends, it waits until LINE
@@ -54,8 +61,6 @@ setup() {
 			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg \
 			--clock "${FAKE_CLOCK:-icount}" 10 10 10
 	}
-	# the real model of a guest's memory (run.sh): NS_SIZE decides
-	step_bench_vm_footprint() { sh "$TOP/bench-vm/run.sh" --print-footprint --ns-size "$NS_SIZE"; }
 	step_bench_inputs() { echo "commit $1"; }
 	step_bench_run() {
 		ls "$SCRATCH"/*.running >/dev/null 2>&1 && echo "bench $1 beside: $(ls "$SCRATCH"/*.running)" >>"$SCRATCH/order"
@@ -70,7 +75,7 @@ hook() {
 }
 
 ci() {
-	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=${CI_STEPS_FILE:-$SCRATCH/steps.sh} CI_OUT=$SCRATCH/ci \
 		sh "$TOP/ci/run.sh" >ci.out 2>ci.err
 }
 
@@ -177,5 +182,34 @@ test_expect_success 'a guest that fails in the background: the run says so and e
 	{ rc=0; FAIL_VM=$C2 ci || rc=$?; } && cat ci.err && [ $rc = 1 ] &&
 	grep -q "steps failed: $(printf %.12s "$C2"):bench-vm" ci.err &&
 	grep -q "^$(printf %.12s "$C2") *ok  *FAIL  *ok" ci/summary.txt
+'
+# renamed FILE: the fake steps under other names, their kinds said by
+# themselves: the schedule must come from the kinds, never the names
+renamed() {
+	sed -e "s/step_build_/step_compile_/g; s/step_bench_vm_/step_boot_/g; s/step_bench_/step_perf_/g" \
+		-e "s/^CI_ALL_STEPS=.*/CI_ALL_STEPS=\"compile boot perf\"/" \
+		-e "s/step build /step compile /; s/step bench-vm /step boot /; s/step bench /step perf /" steps.sh >"$1" &&
+	cat >>"$1" <<-\EOS
+	step_compile_kind() { echo kernel; }
+	step_boot_kind() { echo guest; }
+	step_perf_kind() { echo host-bench; }
+	step_boot_footprint() { step_bench_vm_footprint; }
+	EOS
+}
+
+test_expect_success 'the driver knows no step by its name: renamed steps of the same kinds are scheduled alike; a kind it does not know, or two guest steps, are refused' '
+	setup && renamed r.sh && grep -q "step_boot_run()" r.sh &&
+	! grep -q -e "step_build_run()" -e "step_bench_vm_run()" -e "step_bench_run()" r.sh &&
+	WAITS="boot $C2 start compile $C3" CI_VM_JOBS=1 CI_STEPS_FILE=$SCRATCH/r.sh ci && cat ci.err order &&
+	before "end boot $C1" "start compile $C2" && before "start compile $C3" "end boot $C2" &&
+	before "end boot $C3" "start perf $C1" && ! grep -q beside order &&
+	[ "$(grep -c "^end perf " order)" = 3 ] && grep -q "boot: queued, in the background" ci.err &&
+	grep -q "^Where the time went .*boot in the background: yes" ci/times.txt &&
+	setup && renamed r.sh && echo "step_perf_kind() { echo benchmark; }" >>r.sh &&
+	{ rc=0; CI_STEPS_FILE=$SCRATCH/r.sh ci || rc=$?; } && [ $rc = 1 ] && [ ! -s order ] &&
+	grep -q "step_perf_kind says .benchmark., not foreground, kernel, guest or host-bench" ci.err &&
+	setup && renamed r.sh && echo "step_perf_kind() { echo guest; }" >>r.sh &&
+	{ rc=0; CI_STEPS_FILE=$SCRATCH/r.sh ci || rc=$?; } && [ $rc = 1 ] && [ ! -s order ] &&
+	grep -q "more than one guest step ( boot perf)" ci.err
 '
 done_testing

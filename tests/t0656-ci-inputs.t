@@ -19,11 +19,14 @@ for t in ci-report record-write copy-bench; do
 done
 plan 7
 
-# check_scripts STEPS: "step:script" for each step of STEPS (ci/steps.sh)
-# whose check runs a script of the toolkit ('sh "$TOP/X" --check')
+# check_scripts STEPS: "step:script" for each step whose check runs a
+# script of the toolkit ('sh "$TOP/X" --check'), in the step files that
+# STEPS (ci/steps.sh of a toolkit) sources, in their order
 check_scripts() {
+	cs_top=$(dirname "$(dirname "$1")")
 	awk '/^step_[a-z_]+_check\(\)/ { n = $1; sub(/^step_/, "", n); sub(/_check\(\)$/, "", n); gsub(/_/, "-", n) }
-		/sh "\$TOP\/[^"]*" --check/ && n { match($0, /"\$TOP\/[^"]*"/); print n ":" substr($0, RSTART + 6, RLENGTH - 7); n = "" }' "$1"
+		/sh "\$TOP\/[^"]*" --check/ && n { match($0, /"\$TOP\/[^"]*"/); print n ":" substr($0, RSTART + 6, RLENGTH - 7); n = "" }' \
+		$(sed -n "s|^\. \"\\\$TOP/\(.*\)\"\$|$cs_top/\1|p" "$1")
 }
 
 setup() {
@@ -232,6 +235,7 @@ COMMITS which commits: the commit, its tree, is the step'"'"'s key
 DEPS_LIST the packages to install, not a result (deps.list: "# not an input")
 FROM the sender of make send
 JOBS how many at once, not what is built or checked
+VM_NS_KB the driver NVDIMM size of a guest, from NS_SIZE: the estimate only
 KASAN_BASE read by bench-vm/kasan.sh (make kasan), hashed with the scripts of bench-vm/ but no part of a step
 KERNEL_BASE KERNEL_TREE REF_NS WORKTREE XCS_WORKTREE_LOCK where the commits are: their ids and trees are the key
 KUNIT_TIMEOUT a limit: a run it cuts is an error, not a result

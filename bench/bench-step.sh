@@ -1,0 +1,35 @@
+# bench/bench-step.sh: the host benchmark step of the pipeline (ci/run.sh,
+# its list in ci/steps.sh): bench/run.sh on one commit's copy routines.
+# Kind "host-bench": real time on the host, so every commit's runs last,
+# alone, once nothing else of the run is left (CI_SCHEDULE=overlap).
+
+step_bench_kind() {
+	echo host-bench
+}
+
+# bench/run.sh --check: BENCH_ARGS as copy-bench parses them, then the
+# options and the versions of the compiler and perf
+step_bench_check() {
+	BENCH_ARGS=$BENCH_ARGS sh "$TOP/bench/run.sh" --check
+}
+
+step_bench_inputs() {
+	echo "commit $1"
+	printf '%s\n' "${CI_SETTINGS_bench?ci/run.sh: step_bench_check did not run}"
+	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
+	files_hash "$TOP/bench/bench-step.sh" "$BIN/copy-bench" $(scripts_of "$TOP/bench/run.sh") \
+		$(find "$TOP/bench/kernel" "$TOP/bench/shim" -type f 2>/dev/null | LC_ALL=C sort)
+}
+
+# the copy routines are built from the commit's files
+step_bench_content() {
+	echo "tree $(tree_of "$1")"
+}
+
+step_bench_run() {
+	COMMITS=$1 BENCH_ARGS=$BENCH_ARGS sh "$TOP/bench/run.sh" --results "$2"
+}
+
+step_bench_typical() {
+	echo 25
+}

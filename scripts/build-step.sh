@@ -1,0 +1,51 @@
+# scripts/build-step.sh: the build step of the pipeline (ci/run.sh, its
+# list in ci/steps.sh): one commit's kernel by scripts/build.sh, its build
+# records (result, seconds, warnings).  Kind "kernel": the guests' kernel,
+# built in the foreground, one guest at most beside it.
+
+step_build_kind() {
+	echo kernel
+}
+
+# build.sh --check: its variables checked, then what decides a build
+# besides the commit (the fragment's hash, the compiler, the targets):
+# run once by ci/run.sh, which keeps what it printed in CI_SETTINGS_build
+step_build_check() {
+	sh "$TOP/scripts/build.sh" --check
+}
+
+step_build_inputs() {
+	echo "commit $1"
+	printf '%s\n' "${CI_SETTINGS_build?ci/run.sh: step_build_check did not run}"
+	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
+	files_hash "$TOP/scripts/build-step.sh" $(scripts_of "$TOP/scripts/build.sh") "$BIN/record-write"
+}
+
+# a kernel that does not build is a result (an error record), not a
+# failed step; a record that cannot be written fails it
+step_build_run() {
+	c=$1 dir=$2 rc=0
+	sh "$TOP/scripts/build.sh" --results "$dir" "$c" || rc=$?
+	[ -f "$dir/records.jsonl" ] || {
+		echo "$PROG: build: scripts/build.sh wrote no $dir/records.jsonl (exit $rc)" >&2
+		return "$(( rc ? rc : 1 ))"
+	}
+	return $rc
+}
+
+# step_build_typical COMMIT I: its seconds on this project's 2-core
+# machine when no earlier run is known (README, "Where the time goes"): a
+# build of a tree built already is linked (scripts/build.sh); a build is
+# whole for the first commit and for one that touches a header (ccache
+# misses for everything that includes it), else ccache serves all but
+# its own files
+step_build_typical() {
+	if grep -qsx "tree $(tree_of "$1")" "$OUT"/build/*/stamp; then
+		echo 2
+	elif [ "$2" = 1 ] || kgit diff-tree --no-commit-id --name-only -r "$1" |
+		grep -Eq '^(include|arch/[^/]+/include)/|\.h$'; then
+		echo 520
+	else
+		echo 60
+	fi
+}
