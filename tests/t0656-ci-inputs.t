@@ -24,6 +24,7 @@ plan 7
 # STEPS (ci/steps.sh of a toolkit) sources, in their order
 check_scripts() {
 	cs_top=$(dirname "$(dirname "$1")")
+	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
 	awk '/^step_[a-z_]+_check\(\)/ { n = $1; sub(/^step_/, "", n); sub(/_check\(\)$/, "", n); gsub(/_/, "-", n) }
 		/sh "\$TOP\/[^"]*" --check/ && n { match($0, /"\$TOP\/[^"]*"/); print n ":" substr($0, RSTART + 6, RLENGTH - 7); n = "" }' \
 		$(sed -n "s|^\. \"\\\$TOP/\(.*\)\"\$|$cs_top/\1|p" "$1")

@@ -34,6 +34,10 @@ test_expect_success "$title" '
 	KERNEL=$KERNEL
 	EOS
 	cat >>steps.sh <<-\EOS || return 1
+	# the kinds of the real steps: the guest runs in the queue, beside the
+	# second build
+	step_build_kind() { echo kernel; }
+	step_bench_vm_kind() { echo guest; }
 	step_build_inputs() { echo "commit $1"; }
 	# the second build runs until the Ctrl-C
 	step_build_run() {
