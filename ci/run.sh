@@ -678,8 +678,8 @@ if [ -z "$report_only" ]; then
 		wait "$vm_pid" || true
 		vm_pid=
 	}
-	# vm_clock COMMIT: after the first build, which clock the guests get
-	# here, when the steps can tell (step_bench_vm_clock)
+	# vm_clock COMMIT STEP: after the first kernel step (STEP), which clock
+	# the guests get here, when the guest step can tell (step_<guest>_clock)
 	vm_clock() {
 		[ -n "$GUEST_STEP" ] || return 0
 		vc_f=step_$(fn_of "$GUEST_STEP")_clock
@@ -743,7 +743,7 @@ if [ -z "$report_only" ]; then
 		[ "$(kind_of "$s")" != host-bench ] || host_benches="$host_benches $s"
 	done
 	if [ -n "$defer_bench" ] && [ -n "$host_benches" ]; then
-		progress host-bench "the host benchmarks ($host_benches ) of every commit, now that nothing else of ours runs (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
+		progress host-bench "${host_benches# } of every commit, now that nothing else of ours runs (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
 		i=0 parent=
 		for c in $commits; do
 			i=$((i + 1))
