@@ -345,7 +345,8 @@ int main(int argc, char **argv)
 	cost_tables_free(r.costs, r.ncosts);
 	records_free(&cost_rs);
 	free(fl.costs);
-	if (!fl.text && fflush(stdout))
+	/* line buffered: a failed write leaves nothing for fflush() to fail on */
+	if (!fl.text && (fflush(stdout) | ferror(stdout)))
 		die("write: stdout: %s", strerror(errno));
 	return bad ? 1 : 0;
 }

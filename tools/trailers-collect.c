@@ -369,7 +369,8 @@ int main(int argc, char **argv)
 	size_t n, i;
 	int rc = 0;
 
-	if (argc == 4 && !strcmp(argv[1], "--ids")) {
+	/* "--ids" is never a series: with one file after it, a usage error */
+	if (argc >= 2 && !strcmp(argv[1], "--ids")) {
 		with_ids = 1;
 		argv++;
 		argc--;
