@@ -48,13 +48,22 @@ report: $(BIN)/ci-report
 merge: $(BIN)/ci-merge
 	$(Q)sh ci/merge.sh $(RESULTS)
 
+# BIN given on the command line (the tests, make coverage's instrumented
+# tools): the caller's tools are used as they are, never rebuilt over with
+# this make's flags (the scripts refuse a missing one by name)
+ifeq ($(origin BIN),command line)
+CI_REPRODUCE_DEP =
+else
+CI_REPRODUCE_DEP = $(BIN)/ci-reproduce
+endif
+
 # one claim's materials: make reproduce ID=series-icount/nd_pmem (the tools
 # that made its records, not built anew: the script checks them)
-reproduce: $(BIN)/ci-reproduce
+reproduce: $(CI_REPRODUCE_DEP)
 	$(Q)sh scripts/reproduce.sh $(ID)
 
 # a tester's reply to the cover letter, from the report's claims
-reply: $(BIN)/ci-reproduce
+reply: $(CI_REPRODUCE_DEP)
 	$(Q)sh scripts/reply.sh
 
 ci-check-c:
