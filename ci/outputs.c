@@ -49,9 +49,20 @@ static void cleanup(void)
 static struct output *add(struct outputs *o, const char *path, int is_dir)
 {
 	struct output *out;
+	struct stat st;
 
 	if (o->n == ARRAY_SIZE(o->v))
 		die("output: %s: too many outputs", path);
+	/*
+	 * The rename at the end replaces what is there: a device, a FIFO or
+	 * a socket (--json /dev/full, /dev/stdout's terminal, a pipe) would
+	 * be replaced by a file, and a file by a directory.  Refused before
+	 * any output file is written.
+	 */
+	if (!stat(path, &st) &&
+	    (is_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)))
+		die("output: %s: exists and is not a %s: not replaced (name a new path)",
+		    path, is_dir ? "directory" : "regular file");
 	if (!pending) {
 		pending = o;
 		atexit(cleanup);

@@ -9,7 +9,7 @@
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 8
+plan 9
 B=1111111111111111111111111111111111111111
 H=2222222222222222222222222222222222222222
 
@@ -138,5 +138,14 @@ test_expect_success 'usage errors (exit 2), --costs without a table (exit 1), a 
 	refused "^ci-report: costs: r.jsonl: no record of suite cost-table \(bench/costs.sh writes cost-table.jsonl\)\$" --costs r.jsonl r.jsonl &&
 	rc=0 && "$REPORT" r.jsonl >/dev/full 2>err || rc=$? && cat err &&
 	[ "$rc" = 1 ] && grep -q "^ci-report: write: stdout: No space left on device\$" err
+'
+test_expect_success 'an output that is a FIFO or a file where a directory goes: refused, left as it was, no file beside it' '
+	rec $B 1 2 >r.jsonl && mkfifo fifo && : >plots &&
+	expect_fail "$REPORT" --json fifo r.jsonl &&
+	grep_err "^ci-report: output: fifo: exists and is not a regular file: not replaced" &&
+	[ -p fifo ] && [ -z "$(ls fifo.* 2>/dev/null)" ] &&
+	expect_fail "$REPORT" --plots plots r.jsonl &&
+	grep_err "^ci-report: output: plots: exists and is not a directory: not replaced" &&
+	[ -f plots ] && [ ! -s plots ] && [ -z "$(ls -d plots.* 2>/dev/null)" ]
 '
 done_testing
