@@ -19,8 +19,10 @@ if [ "${TEST_QUICK:-}" = 1 ]; then
 	left_out=$(grep -l '^# test-quick: no: ' tests/*.t)
 	files=$(grep -L '^# test-quick: no: ' tests/*.t)
 fi
+# --timer: each file's line starts with the time it ended and ends with
+# the milliseconds it took: where the suite's time goes
 # shellcheck disable=SC2086 # test files, a word each
-prove -f $files 2>&1 | tee "$log" || rc=1
+prove -f --timer $files 2>&1 | tee "$log" || rc=1
 # tee hides prove's exit status: the summary says it
 grep -qx 'Result: PASS' "$log" || rc=1
 echo

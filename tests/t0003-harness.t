@@ -91,7 +91,7 @@ test_expect_success 'test-quick: a file that builds a kernel or boots a guest sa
 	printf "#!/bin/sh\n. \"\$(dirname \"\$0\")/lib.sh\"\nplan 1\ntest_expect_success a true\ndone_testing\n" >mini/tests/t1-a.t &&
 	{ printf "#!/bin/sh\n# test-quick: no: boots a guest\n"; sed 1d mini/tests/t1-a.t; } >mini/tests/t2-b.t &&
 	(cd mini && TEST_QUICK=1 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >quick.out 2>&1; cat quick.out &&
-	grep -q "^tests/t1-a.t \.\.* ok" quick.out && ! grep -q "^tests/t2-b.t \.\." quick.out &&
+	grep -Eq "^(\[[0-9:]*\] )?tests/t1-a.t \.+ ok +[0-9]+ ms" quick.out && ! grep -q "tests/t2-b.t \.\." quick.out &&
 	grep -q "^  tests/t2-b.t: boots a guest$" quick.out && tail -n 1 quick.out | grep -q "^Result: PASS"
 '
 done_testing
