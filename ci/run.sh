@@ -172,12 +172,18 @@ fn_of() {
 	printf '%s' "$1" | tr -c 'a-z0-9\n' '_'
 }
 
-# kind_of STEP: how the driver schedules it, the step's own word
+# Each step's kind, the step's own word, asked once here
 # (step_<name>_kind, ci/steps.sh): foreground (the default), kernel,
-# guest or host-bench; the driver knows no step by its name
+# guest or host-bench; the driver knows no step by its name.
+# kind_of STEP sets kind from it, in this shell (the loops call it for
+# every commit).
+for s in $CI_STEPS; do
+	f=$(fn_of "$s") kind=foreground
+	! command -v "step_${f}_kind" >/dev/null || kind=$("step_${f}_kind")
+	eval "KIND_$f=\$kind"
+done
 kind_of() {
-	ko_f=step_$(fn_of "$1")_kind
-	if command -v "$ko_f" >/dev/null; then "$ko_f"; else echo foreground; fi
+	eval "kind=\${KIND_$(fn_of "$1")}"
 }
 
 # percent VAR: a non-negative decimal number, all of its text (5, 2.5):
@@ -209,10 +215,11 @@ if [ -z "$one_step$vm_runner$report_only" ]; then
 		f=$(fn_of "$s")
 		command -v "step_${f}_run" >/dev/null && command -v "step_${f}_inputs" >/dev/null ||
 			usage_die "CI_STEPS: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
-		case $(kind_of "$s") in
+		kind_of "$s"
+		case $kind in
 		foreground | kernel | host-bench) ;;
 		guest) guests="$guests $s" ;;
-		*) die "steps: step_${f}_kind says '$(kind_of "$s")', not foreground, kernel, guest or host-bench ($CI_STEPS_FILE)" ;;
+		*) die "steps: step_${f}_kind says '$kind', not foreground, kernel, guest or host-bench ($CI_STEPS_FILE)" ;;
 		esac
 	done
 	case $guests in
@@ -238,7 +245,8 @@ tool_built ci-report
 # the guest step of the run, if any (its queue, its clock, its footprint)
 GUEST_STEP=
 for s in $CI_STEPS; do
-	[ "$(kind_of "$s")" != guest ] || GUEST_STEP=$s
+	kind_of "$s"
+	[ "$kind" != guest ] || GUEST_STEP=$s
 done
 
 # the commits, in order
@@ -628,7 +636,8 @@ if [ -z "$report_only" ]; then
 				[ ! -f "$CI_OUT/$c/$s.stamp" ] || e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null) || e=
 				e="${e:-$(typical_seconds "$s" "$c" "$i")} 1"
 			fi
-			printf '%s %s %s %s\n' "$c" "$s" "$e" "$(kind_of "$s")"
+			kind_of "$s"
+			printf '%s %s %s %s\n' "$c" "$s" "$e" "$kind"
 		done
 	done >"$RUN_DIR/plan" || die "run: cannot write $RUN_DIR/plan (disk full?)"
 	T_START=$(date +%s)
@@ -705,7 +714,8 @@ if [ -z "$report_only" ]; then
 	for c in $commits; do
 		i=$((i + 1))
 		for s in $CI_STEPS; do
-			k=$(kind_of "$s")
+			kind_of "$s"
+			k=$kind
 			if [ "$k" = host-bench ] && [ -n "$defer_bench" ]; then
 				continue
 			fi
@@ -740,7 +750,8 @@ if [ -z "$report_only" ]; then
 	vm_wait
 	host_benches=
 	for s in $CI_STEPS; do
-		[ "$(kind_of "$s")" != host-bench ] || host_benches="$host_benches $s"
+		kind_of "$s"
+		[ "$kind" != host-bench ] || host_benches="$host_benches $s"
 	done
 	if [ -n "$defer_bench" ] && [ -n "$host_benches" ]; then
 		progress host-bench "${host_benches# } of every commit, now that nothing else of ours runs (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
