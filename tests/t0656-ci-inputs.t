@@ -30,6 +30,19 @@ check_scripts() {
 		$(sed -n "s|^\. \"\\\$TOP/\(.*\)\"\$|$cs_top/\1|p" "$1")
 }
 
+# real_steps FILE DIR: a steps file of the toolkit in DIR, its ci/steps.sh
+# as it is (checks, inputs, kinds), only each run faked: "STEP COMMIT"
+# into $SCRATCH/ran and one record
+real_steps() {
+	printf '. "%s/ci/steps.sh"\n' "$2" >"$1" &&
+	cat >>"$1" <<-\EOS
+	for s in build checks bench-vm bench; do
+		f=$(printf %s "$s" | tr - _)
+		eval "step_${f}_run() { echo \"$s \$1\" >>\"$SCRATCH/ran\"; \"\$BIN/record-write\" --to \"\$2/records.jsonl\" --suite $s --case x --metric y --unit ms --commit \"\$1\" 1; }"
+	done
+	EOS
+}
+
 setup() {
 	fake_series repo &&
 	C1=$(git -C repo rev-parse HEAD~2) && C2=$(git -C repo rev-parse HEAD~1) && C3=$(git -C repo rev-parse HEAD) &&
@@ -73,15 +86,7 @@ with() {
 test_expect_success 'the real stamps: a file a step sources or runs, or a variable it reads, reruns that step, and only the steps that read it; every file a step script sources on its way (its sh -x trace) is in its inputs' '
 	# a clone of the toolkit, whose files can change; the real steps, only their runs faked
 	fake_series repo && git clone -q "$TOP" tk &&
-	cat >rsteps.sh <<-EOS &&
-	. "$SCRATCH/tk/ci/steps.sh"
-	EOS
-	cat >>rsteps.sh <<-\EOS &&
-	for s in build checks bench-vm bench; do
-		f=$(printf %s "$s" | tr - _)
-		eval "step_${f}_run() { echo \"$s \$1\" >>\"$SCRATCH/ran\"; \"\$BIN/record-write\" --to \"\$2/records.jsonl\" --suite $s --case x --metric y --unit ms --commit \"\$1\" 1; }"
-	done
-	EOS
+	real_steps rsteps.sh "$SCRATCH/tk" &&
 	rci() {
 		: >ran && : >ack && KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/rsteps.sh CI_OUT=$SCRATCH/rci \
 			GATE_ACK=$SCRATCH/ack sh tk/ci/run.sh >rci.out 2>rci.err || { cat rci.err >&2; return 1; }
@@ -250,15 +255,7 @@ V verbose output of bench/gen.sh
 '
 test_expect_success 'every variable a step reads: another value reruns exactly the steps whose files read it, or it is listed as deciding nothing they keep' '
 	fake_series repo &&
-	cat >wsteps.sh <<-EOS &&
-	. "$TOP/ci/steps.sh"
-	EOS
-	cat >>wsteps.sh <<-\EOS &&
-	for s in build checks bench-vm bench; do
-		f=$(printf %s "$s" | tr - _)
-		eval "step_${f}_run() { \"\$BIN/record-write\" --to \"\$2/records.jsonl\" --suite $s --case x --metric y --unit ms --commit \"\$1\" 1; }"
-	done
-	EOS
+	real_steps wsteps.sh "$TOP" &&
 	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/wsteps.sh CI_OUT=$SCRATCH/wci GATE_ACK=/dev/null \
 		sh "$TOP/ci/run.sh" >wci.out 2>wci.err || { cat wci.err; return 1; }
 	C1=$(git -C repo rev-parse HEAD~2) &&
