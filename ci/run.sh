@@ -84,16 +84,19 @@ GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT-1}
 GATE_ACK=${GATE_ACK:-$TOP/ci/gate-ack.txt}
 # ':-': make exports GATE_ONLY empty when it is not given
 GATE_ONLY=${GATE_ONLY:-bench-vm/*/rebind/memmap_init_ms}
-report_only='' one_step='' vm_runner=''
+report_only='' one_step='' vm_runner='' view=''
 case ${1:-} in
 '') ;;
 --report-only) report_only=1 ;;
+--view) [ $# = 2 ] || usage_die "run.sh --view STEP"; view=$2; shift ;;
 # ci/run.sh's own background job (see the schedule below)
 --one-step) [ $# = 5 ] || usage_die "run.sh --one-step STEP COMMIT I PARENT"; one_step="$2 $3 $4 $5"; shift 4 ;;
 --vm-runner) vm_runner=1 ;;
-*) usage_die "run.sh [--report-only]" ;;
+*) usage_die "run.sh [--report-only | --view STEP]" ;;
 esac
-[ $# -le 1 ] || usage_die "run.sh [--report-only]"
+[ $# -le 1 ] || usage_die "run.sh [--report-only | --view STEP]"
+[ -z "$view" ] || [ -z "$CI_QUICK" ] ||
+	usage_die "CI_QUICK: make quick is the whole pipeline on base and head; a view (make $view) takes its commits from COMMITS="
 
 if [ -n "$CI_QUICK" ]; then
 	NS_SIZE=${NS_SIZE:-4G}
@@ -163,14 +166,38 @@ skip() {
 [ -r "$CI_STEPS_FILE" ] || die "steps: $CI_STEPS_FILE is missing"
 # shellcheck source=steps.sh
 . "$CI_STEPS_FILE"
-CI_STEPS=${CI_STEPS:-$CI_ALL_STEPS}
-CI_SCHEDULE=${CI_SCHEDULE:-overlap}
-CI_VM_JOBS=${CI_VM_JOBS:-2}
 
 # fn_of STEP: the shell name of a step ("bench-vm" -> "bench_vm")
 fn_of() {
 	printf '%s' "$1" | tr -c 'a-z0-9\n' '_'
 }
+
+# A view: its step and the steps it needs, in the pipeline's order, on its
+# commits.  Exported: the guest queue's runs (run.sh --one-step) count
+# the same commits and steps.
+if [ -n "$view" ]; then
+	case " $CI_ALL_STEPS " in
+	*" $view "*) ;;
+	*) usage_die "--view: '$view' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)" ;;
+	esac
+	[ -z "${CI_STEPS:-}" ] ||
+		usage_die "CI_STEPS: 'make $view' runs its own steps; CI_STEPS='$CI_STEPS' is for make ci"
+	vf=$(fn_of "$view") needs=
+	! command -v "step_${vf}_needs" >/dev/null || needs=$("step_${vf}_needs")
+	CI_STEPS=
+	for s in $CI_ALL_STEPS; do
+		case " $needs $view " in *" $s "*) CI_STEPS="$CI_STEPS $s" ;; esac
+	done
+	CI_STEPS=${CI_STEPS# }
+	if [ -z "${CI_COMMITS:-}" ] && command -v "step_${vf}_commits" >/dev/null; then
+		CI_COMMITS=$("step_${vf}_commits") || exit 2
+	fi
+	CI_COMMITS=${CI_COMMITS:-}
+	export CI_STEPS CI_COMMITS
+fi
+CI_STEPS=${CI_STEPS:-$CI_ALL_STEPS}
+CI_SCHEDULE=${CI_SCHEDULE:-overlap}
+CI_VM_JOBS=${CI_VM_JOBS:-2}
 
 # Each step's kind, the step's own word, asked once here
 # (step_<name>_kind, ci/steps.sh): foreground (the default), kernel,
@@ -203,7 +230,7 @@ percent() {
 # program and runs nothing.  A mistyped one (CLOCK=bogus) ends the run
 # here, exit 2, every result as it was.  (The background jobs below are
 # this run's: checked already.)
-if [ -z "$one_step$vm_runner" ]; then
+if [ -z "$one_step$vm_runner$view" ]; then
 	for v in GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT; do percent "$v"; done
 	[ -r "$GATE_ACK" ] || die "gate: GATE_ACK: $GATE_ACK is not a readable file (the maintainers' acknowledgements, default ci/gate-ack.txt)"
 fi
@@ -241,7 +268,7 @@ if [ -z "$one_step$vm_runner$report_only" ]; then
 		export "CI_SETTINGS_$f"
 	done
 fi
-tool_built ci-report
+[ -n "$view" ] || tool_built ci-report
 # the guest step of the run, if any (its queue, its clock, its footprint)
 GUEST_STEP=
 for s in $CI_STEPS; do
@@ -260,12 +287,22 @@ if [ -n "$CI_QUICK" ]; then
 	commits="$first $1"
 	[ "$first" != "$1" ] || commits=$first
 fi
+# a commit given twice runs once, in its first place (its results are
+# one directory: a second "run" would only find them up to date)
+uniq_commits=
+for c in $commits; do
+	case " $uniq_commits " in
+	*" $c "*) [ -n "$one_step$vm_runner" ] || warn "commits: $(printf %.12s "$c") is given twice: once" ;;
+	*) uniq_commits="$uniq_commits $c" ;;
+	esac
+done
+commits=${uniq_commits# }
 # shellcheck disable=SC2086 # commit ids, a word each
 set -- $commits
 n=$#
 
 mkdir -p "$CI_OUT"
-if [ -z "$one_step$vm_runner" ]; then
+if [ -z "$one_step$vm_runner$view" ]; then
 	# the whole series, base first: what a gate acknowledgement may
 	# name, also when the report covers a part of it (quick, CI_COMMITS)
 	series_commits=$(commit_list) || exit 1
@@ -614,6 +651,9 @@ fi
 
 failed='' skipped=''
 summary=$CI_OUT/summary.txt
+times_last=$CI_OUT/times-last.txt
+# a view's tables are its own: make send reads the full run's
+[ -z "$view" ] || summary=$CI_OUT/.run/summary.txt times_last=$CI_OUT/.run/times.txt
 if [ -z "$report_only" ]; then
 	rm -rf "$RUN_DIR"
 	mkdir -p "$RUN_DIR" || die "run: cannot create $RUN_DIR"
@@ -653,8 +693,19 @@ if [ -z "$report_only" ]; then
 	defer_bench=
 	[ "$CI_SCHEDULE" = serial ] || defer_bench=1
 	vm_pid=
-	# stop the guest queue with us, whatever ends us
-	trap '[ -z "$vm_pid" ] || kill -TERM "-$vm_pid" 2>/dev/null || kill -TERM "$vm_pid" 2>/dev/null || true' EXIT
+	# stop the guest queue with us, whatever ends us, and end after it: a
+	# guest's runner removes its NVDIMM files on TERM, which takes a
+	# moment (30 s at most here, then we end anyway)
+	stop_queue() {
+		[ -n "$vm_pid" ] || return 0
+		kill -TERM "-$vm_pid" 2>/dev/null || kill -TERM "$vm_pid" 2>/dev/null || return 0
+		sq=0
+		while kill -0 "-$vm_pid" 2>/dev/null && [ "$sq" -lt 150 ]; do
+			sleep 0.2
+			sq=$((sq + 1))
+		done
+	}
+	trap stop_queue EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
@@ -800,8 +851,8 @@ if [ -z "$report_only" ]; then
 		done
 		echo
 		echo "wall clock: $(($(date +%s) - T_START)) s"
-	} >"$CI_OUT/times-last.txt.tmp" && mv "$CI_OUT/times-last.txt.tmp" "$CI_OUT/times-last.txt" ||
-		die "run: cannot write $CI_OUT/times-last.txt (disk full?)"
+	} >"$times_last.tmp" && mv "$times_last.tmp" "$times_last" ||
+		die "run: cannot write $times_last (disk full?)"
 	# times.txt: the last run that did work; a rerun with every step
 	# up to date (a table of zeros) leaves it and has times-last.txt only
 	did_work=
@@ -810,8 +861,8 @@ if [ -z "$report_only" ]; then
 			[ "$(cut -d' ' -f1 "$RUN_DIR/$c.$s" 2>/dev/null)" = same ] || did_work=1
 		done
 	done
-	if [ -n "$did_work" ] || [ ! -f "$CI_OUT/times.txt" ]; then
-		cp "$CI_OUT/times-last.txt" "$CI_OUT/times.txt.tmp" &&
+	if [ -z "$view" ] && { [ -n "$did_work" ] || [ ! -f "$CI_OUT/times.txt" ]; }; then
+		cp "$times_last" "$CI_OUT/times.txt.tmp" &&
 			mv "$CI_OUT/times.txt.tmp" "$CI_OUT/times.txt" ||
 			die "run: cannot write $CI_OUT/times.txt (disk full?)"
 	fi
@@ -825,6 +876,32 @@ if [ -z "$report_only" ]; then
 	done
 	mv "$summary.tmp" "$summary"
 	cat "$summary" >&2
+fi
+
+# A view ends with its step's own table (step_<name>_report DIR..., the
+# results of each commit as the full run's report would read them), not
+# the report: exit 1 when a step failed or the table says so.
+if [ -n "$view" ]; then
+	set --
+	for c in $commits; do
+		if [ -e "$CI_OUT/$c/.$view.superseded" ]; then
+			set -- "$@" "$CI_OUT/$c/.$view.attempt"
+		else
+			set -- "$@" "$CI_OUT/$c/$view"
+		fi
+	done
+	status=0
+	if command -v "step_${vf}_report" >/dev/null; then
+		"step_${vf}_report" "$@" || status=1
+	fi
+	cat "$times_last"
+	[ -z "$skipped" ] || warn "skipped:$skipped (reasons above and in $CI_OUT/<commit>/<step>/skipped)"
+	if [ -n "$failed" ]; then
+		printf '%s: steps failed:%s\n' "$PROG" "$failed" >&2
+		status=1
+	fi
+	progress 'done' "make $view: results in $CI_OUT/<commit>/$view (exit $status)"
+	exit $status
 fi
 
 # the report, from the records of these commits only
@@ -897,7 +974,7 @@ fi
 # the report ends with where this run's time went, and, after a rerun
 # that did nothing, that the table of the run that did work is kept
 if [ -z "$report_only" ]; then
-	cat "$CI_OUT/times-last.txt"
+	cat "$times_last"
 	[ -n "$did_work" ] ||
 		echo "(every step up to date: $CI_OUT/times.txt keeps the table of the last run that did work)"
 fi

@@ -37,6 +37,15 @@
 #   step_<name>_clock COMMIT DIR   (optional, guest) the guests' clock here
 #   step_<name>_footprint          (optional, guest) a guest's size and
 #                                  memory: "ns_kb N host_kb N"
+# For the step's view, make <name> (run.sh --view <name>):
+#   step_<name>_needs              (optional) the steps whose results it
+#                                  needs, run before it (bench-vm: build)
+#   step_<name>_commits            (optional) its default revisions
+#                                  (commit_list words: base head); else
+#                                  every commit
+#   step_<name>_report DIR...      (optional) its table, from each
+#                                  commit's results directory, in order;
+#                                  non-zero when it finds a failure
 # Every step's producer writes its own records into DIR (its --results):
 # nothing is read back, reshaped or copied here.  "<name>" is the step
 # with '-' as '_'.  Helpers from run.sh: files_hash FILE... (inputs),
