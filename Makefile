@@ -78,7 +78,8 @@ help:
 	@echo '  deps-check     one real use of every dependency in scripts/deps.list (TAP)'
 	@echo '  kernel-tree    import/verify the pinned kernel offline, create the worktree out/tree'
 	@echo '  apply          b4 am + git am patches/ onto the base: refs/x86-copy-series/series'
-	@echo '  build          build the base and every series commit (O=out/build/<commit>, ccache)'
+	@echo '  build          build the base and every series commit (O=out/build/<commit>, ccache;'
+	@echo '                 COMMITS=...): like checks, bench-vm and bench, the pipeline'"'"'s step alone'
 	@echo '  export         regenerate patches/ from the series commits (VERSION=N: [PATCH vN])'
 	@echo '  range-diff     the series against its previous version (PREV=<toolkit rev or tag>)'
 	@echo '  repin          move the series to TO=<rev> or TO_DEBIAN=<version>, status per patch'
@@ -108,9 +109,11 @@ kernel-tree: deps
 apply: tools
 	$(Q)sh scripts/apply.sh
 
-# COMMITS='base head' or any revisions: those (default: every commit)
-build: $(BIN)/record-write
-	$(Q)sh scripts/build.sh $(COMMITS)
+# A view of the pipeline (ci/run.sh --view): the build step on
+# COMMITS='base head' or any revisions (default: every commit), with make
+# ci's stamps and results in $(OUT)/ci
+build: tools
+	$(Q)CI_COMMITS='$(COMMITS)' sh ci/run.sh --view build
 
 export:
 	$(Q)sh scripts/export.sh

@@ -9,6 +9,31 @@ step_bench_vm_kind() {
 	echo guest
 }
 
+# make bench-vm (ci/run.sh --view bench-vm): the kernels are built first
+# (up to date when they are), the base and the head unless COMMITS=
+step_bench_vm_needs() {
+	echo build
+}
+step_bench_vm_commits() {
+	echo base head
+}
+
+# step_bench_vm_report DIR...: make bench-vm's table, the
+# changelog-shaped comparison of the kernels' records, the first the
+# reference (bench-vm-report)
+step_bench_vm_report() {
+	bvr_files=
+	for bvr_d; do
+		[ ! -f "$bvr_d/records.jsonl" ] || bvr_files="$bvr_files $bvr_d/records.jsonl"
+	done
+	[ -n "$bvr_files" ] || {
+		echo "$PROG: bench-vm: no kernel produced records" >&2
+		return 1
+	}
+	# shellcheck disable=SC2086 # a path a word, no blanks in our paths
+	"${BENCH_VM_BIN:-$BIN}/bench-vm-report" $bvr_files
+}
+
 # run.sh --check: every option and variable of a run checked as a run
 # checks them, then those that decide its results, a line each (MEM_NS,
 # GUEST_MEM_MB, KERNEL_ARGS, PAGES, NVDIMM_DIR, QEMU, the tools too)

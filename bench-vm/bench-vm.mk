@@ -43,14 +43,18 @@ $(BIN)/gen_init_cpio: $(GEN_INIT_CPIO_SRC)
 
 .PHONY: bench-vm bench-vm-check-c
 
-# COMMITS="a b": those kernels (default: the base and the series head);
-# CPU=max,+fsrm: QEMU's -cpu; NS_SIZE=100G; REBINDS=30; TIMEOUT=<s>;
-# ACCEL=auto|kvm|tcg; CLOCK=auto|icount|wall (auto: icount under TCG, wall
-# under KVM); PAGES=1: compare the struct pages; NVDIMM_DIR=/dev/shm
+# A view of the pipeline (ci/run.sh --view): the build and bench-vm steps
+# on COMMITS="a b" (default: the base and the series head), the first the
+# reference of the report; CPU=max,+fsrm: QEMU's -cpu; NS_SIZE=100G;
+# REBINDS=30; TIMEOUT=<s>; ACCEL=auto|kvm|tcg; CLOCK=auto|icount|wall
+# (auto: icount under TCG, wall under KVM); PAGES=1: compare the struct
+# pages (each commit's module built against its own headers: the worktree
+# moves, so the guests run one at a time); NVDIMM_DIR=/dev/shm
 # (bench-vm/run.sh).
 export ACCEL CLOCK MODEL
-bench-vm: $(BIN)/bench-vm-agent $(BIN)/bench-vm-collect $(BIN)/bench-vm-report $(BIN)/gen_init_cpio
-	$(Q)sh bench-vm/bench.sh $(COMMITS)
+bench-vm: tools $(BIN)/bench-vm-agent $(BIN)/gen_init_cpio
+	$(Q)CI_COMMITS='$(COMMITS)' PAGES_CHECKOUT='$(if $(filter 1,$(PAGES)),1,)' \
+		sh ci/run.sh --view bench-vm
 
 # The plugin is user-space C against QEMU's API: its <stdint.h> types and
 # the typedefs QEMU's header defines are not ours to change, and its

@@ -154,7 +154,7 @@ kvm_verdict() {
 }
 
 # say_why: why KVM is not used, in full once per run (BENCH_VM_RUN, set by
-# bench.sh and ci/run.sh; one run.sh alone is a run of its own), a
+# ci/run.sh and its views; one run.sh alone is a run of its own), a
 # pointer to it for every other kernel
 say_why() {
 	run=${BENCH_VM_RUN:-run.sh-$$}

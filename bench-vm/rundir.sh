@@ -1,5 +1,5 @@
-# bench-vm/rundir.sh: the directories of a run, as run.sh and bench.sh
-# share them.  Source it after scripts/lib.sh.
+# bench-vm/rundir.sh: the directories of a run, as run.sh uses them.
+# Source it after scripts/lib.sh.
 #
 # A run writes into directories of its own and replaces the results it
 # was asked for only at its end, so that the records and the logs of a
@@ -19,7 +19,7 @@
 #   PDEATH_PARENT=$$ setpriv --pdeathsig SIG sh "$PDEATH" CMD...
 #                                  CMD gets SIG when this shell dies, SIGKILL
 #                                  included (bench-vm/pdeath.sh)
-# shellcheck disable=SC2034 # used by run.sh and bench.sh
+# shellcheck disable=SC2034 # used by run.sh
 PDEATH=$TOP/bench-vm/pdeath.sh
 
 # the owner record of a run directory (scripts/owner.sh)

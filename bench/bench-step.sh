@@ -7,6 +7,26 @@ step_bench_kind() {
 	echo host-bench
 }
 
+# make bench (ci/run.sh --view bench): the base and the head unless
+# COMMITS=; before the series is applied there is no head: make
+# bench-diffs measures the base with the seed diffs instead
+step_bench_commits() {
+	kgit rev-parse -q --verify "$REF_NS/series^{commit}" >/dev/null || {
+		echo "$PROG: series: $REF_NS/series is not set: run 'make apply', give COMMITS=..., or measure the base with the seed diffs: make bench-diffs" >&2
+		return 1
+	}
+	echo base head
+}
+
+# step_bench_report DIR...: where each commit's tables and records are
+# (its tables were shown as it ran)
+step_bench_report() {
+	for bh_d; do
+		bh_c=${bh_d%/*}
+		printf '%.12s: %s, %s\n' "${bh_c##*/}" "$bh_d/tables.txt" "$bh_d/records.jsonl"
+	done
+}
+
 # bench/run.sh --check: BENCH_ARGS as copy-bench parses them, then the
 # options and the versions of the compiler and perf
 step_bench_check() {

@@ -1,5 +1,7 @@
 #!/bin/sh
-# bench/run.sh: `make bench`.  For each commit: build its copy routines
+# bench/run.sh: the copy benchmark of one commit (--results DIR: the bench
+# step of the pipeline, which `make bench` runs on each commit), or of
+# trees with diffs applied (`make bench-diffs`).  For each: build its copy routines
 # (bench/gen.sh), check that every variant copies like memcpy() (a quick
 # selftest: timing a wrong copy proves nothing), then run the experiments
 # pinned to one CPU.  Tables go to stdout and to tables.txt, copy-bench
@@ -15,10 +17,11 @@
 #                      step starts)
 #
 # COMMITS='REV REV+a.diff ...'  what to measure (a REV as commit_list of
-#   scripts/lib.sh reads it: base, head or any revision); empty: the base
-#   and the series head, or, while the series is not applied, the base
-#   plus the seed changes in bench/seed-diffs (REP MOVSB, seed 001;
-#   fixed-size flushcache fastpaths, seed 000), labelled as such.
+#   scripts/lib.sh reads it: base, head or any revision); with --results,
+#   one commit; empty: the base and the base plus the seed changes in
+#   bench/seed-diffs (REP MOVSB, seed 001; fixed-size flushcache
+#   fastpaths, seed 000), labelled as such: the series' changes measured
+#   before the series is applied.
 # BENCH_ARGS='...'  more copy-bench options (--only, --samples, --pages,
 #   --cpu, --quick).
 set -eu
@@ -54,12 +57,8 @@ fi
 
 if [ -z "$COMMITS" ]; then
 	base=$(base_commit)
-	if kgit rev-parse --verify -q "$REF_NS/series^{commit}" >/dev/null; then
-		COMMITS="base head"
-	else
-		COMMITS="$base $base+$TOP/bench/seed-diffs/001-rep-movsb.diff+$TOP/bench/seed-diffs/000-flushcache-fastpaths.diff"
-		warn "commits: $REF_NS/series is not set (run 'make apply'): measuring the base and the base with the seed diffs of bench/seed-diffs instead"
-	fi
+	COMMITS="$base $base+$TOP/bench/seed-diffs/001-rep-movsb.diff+$TOP/bench/seed-diffs/000-flushcache-fastpaths.diff"
+	progress commits "the base and the base with the seed diffs of bench/seed-diffs (the series' commits: make bench)"
 fi
 
 if [ -n "$results" ]; then

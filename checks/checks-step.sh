@@ -32,6 +32,21 @@ step_checks_inputs() {
 		LC_ALL=C sort -u) "$BIN/record-write" "$BIN/changelog-lint" "$BIN/kunit-records"
 }
 
+# step_checks_report DIR...: make checks's table, a line a commit
+# (checks.sh's summary.txt in each results directory): verdict, new
+# findings, errors
+step_checks_report() {
+	printf '%-12s %-7s %5s %5s  %s\n' commit verdict new errors subject
+	for cr_d; do
+		if [ -f "$cr_d/summary.txt" ]; then
+			tail -n +2 "$cr_d/summary.txt"
+		else
+			cr_c=${cr_d%/*}
+			printf '%-12s %-7s\n' "$(printf %.12s "${cr_c##*/}")" none
+		fi
+	done
+}
+
 step_checks_run() {
 	sh "$TOP/checks/checks.sh" --results "$2" "$1"
 }

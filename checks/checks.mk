@@ -10,10 +10,11 @@ $(BIN)/kunit-records: $(call objs,checks/kunit-records.c lib/record-write.c)
 
 .PHONY: checks checks-kunit checks-check-c
 
-# COMMITS="a b": only those commits (default: base..series, then KUnit on
-# the base and the head); CHECKS_ONLY="sparse cocci": a subset; KUNIT=0.
-checks: $(BIN)/changelog-lint $(BIN)/kunit-records $(BIN)/record-write
-	$(Q)sh checks/checks.sh $(COMMITS)
+# A view of the pipeline (ci/run.sh --view): the checks step on
+# COMMITS="a b" (default: every commit, KUnit on the base and the head);
+# CHECKS_ONLY="sparse cocci": a subset; KUNIT=0.
+checks: tools
+	$(Q)CI_COMMITS='$(COMMITS)' sh ci/run.sh --view checks
 
 checks-kunit: $(BIN)/kunit-records $(BIN)/record-write
 	$(Q)sh checks/kunit.sh $(COMMITS)
@@ -22,7 +23,7 @@ checks-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f checks/*.c
 
 HELP += '  checks         checkpatch, changelog lint, sparse, coccinelle (+ checks/cocci), clang'
-HELP += '                 on every commit (new vs parent), KUnit on base and head; out/checks'
+HELP += '                 on every commit (new vs parent), KUnit on base and head; out/ci/<commit>/checks'
 HELP += '                 (COMMITS=, CHECKS_ONLY="sparse cocci", KUNIT=0)'
 HELP += '  checks-kunit   KUnit memcpy and usercopy suites in QEMU, CPU variants (COMMITS=)'
 HELP += '  checks-check-c checkpatch.pl --strict on the checks C'

@@ -1,14 +1,16 @@
 #!/bin/sh
-# checks.sh: the kernel's checkers on every series commit, new findings only.
+# checks.sh: the kernel's checkers on one series commit, new findings only.
+# `make checks` (ci/run.sh --view checks) runs it on each commit and
+# prints the table (checks/checks-step.sh).
 #
-#   checks.sh [--results DIR] [COMMIT...]  default: every commit of base..series
+#   checks.sh [--results DIR] COMMIT
 #   checks.sh --check   KUNIT, COCCI_SET, CHECKS_ONLY, JOBS checked, then
 #                       those that decide the findings, on one line, and
 #                       the versions of gcc, sparse, spatch, clang,
 #                       ld.lld and QEMU (KUnit's), a line each; nothing runs (ci/steps.sh,
 #                       before any step starts)
 #
-# For each commit, the checks of the CHECKS table run on what the commit
+# The checks of the CHECKS table run on what the commit
 # touches, and file-level checks run on its parent too: a finding is new
 # when the parent's same check on the same file lacks it (line and column
 # numbers removed).  Patch-level checks (checkpatch, changelog) judge the
@@ -23,21 +25,23 @@
 #                   written by record-write as each check ends
 #   verdict         pass or fail, with the reasons
 #   kunit/          KUnit's (base and head), with --results
-#   out/checks/summary.txt (with --results, DIR/summary.txt)
-#                   one line per commit
+#   summary.txt     the header and the commit's line of make checks's table
 #
-# Exit 1 when a commit adds an error-level finding.  KUNIT=0 skips the
-# KUnit runs (checks/kunit.sh) of the base and the series head.
+# Exit 1 when the commit adds an error-level finding or fails KUnit.
+# KUNIT=0 skips the KUnit run (checks/kunit.sh) of the base and the
+# series head.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then
-	[ $# = 3 ] || usage_die "checks.sh [--results DIR COMMIT | COMMIT...]: --results takes one commit"
+	[ $# = 3 ] || usage_die "checks.sh [--results DIR] COMMIT: one commit (make checks COMMITS='...' for several)"
 	results=$2
 	shift 2
 elif [ "${1:-}" = --check ]; then
 	[ $# = 1 ] || usage_die "checks.sh --check: no commits"
 	check=1
+else
+	[ $# = 1 ] || usage_die "checks.sh [--results DIR] COMMIT: one commit (make checks COMMITS='...' for several)"
 fi
 
 # The checks, one line each: name, scope (patch: the mail; file: each
@@ -98,7 +102,7 @@ TOOLS_KEY=$(printf '%s\n' "$TOOLS" | sha256sum | cut -c1-12)
 
 tool_built changelog-lint record-write
 base=$(base_commit)
-commits=$(commit_list "$@") || exit 1
+c=$(commit_list "$1") || exit 1
 
 # Our own worktree: out/tree belongs to make build.
 if [ ! -e "$CT/.git" ]; then
@@ -412,53 +416,42 @@ finding_records() {
 mkdir -p "$CDIR" "$CACHE"
 rm -f "$CDIR/cocci-missing"
 : >"$CDIR/cocci-queue"
-n=$(echo "$commits" | wc -w)
 
-# First pass: queue every file version for coccinelle, so that spatch
-# runs once per rule for the whole series.
-if enabled cocci; then
+# First: queue both versions of every touched file for coccinelle, so
+# that spatch runs once per rule (its results are cached by file content)
+if enabled cocci && kgit rev-parse -q --verify "$c^" >/dev/null; then
 	cocci_rules
 	cocci_keys
-	for c in $commits; do
-		files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
-		kgit rev-parse -q --verify "$c^" >/dev/null || continue
-		# shellcheck disable=SC2086 # file names, a word each
-		cocci_queue "$c" $files
-		# shellcheck disable=SC2086 # object and file lists, a word each
-		cocci_queue "$c^" $files
-	done
+	files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
+	# shellcheck disable=SC2086 # file names, a word each
+	cocci_queue "$c" $files
+	# shellcheck disable=SC2086 # object and file lists, a word each
+	cocci_queue "$c^" $files
 	cocci_run
 fi
 
-i=0
 failed=0
-summary=${results:-$CDIR}/summary.txt
-[ -z "$results" ] || mkdir -p "$results" || die "results: cannot create $results"
-printf '%-12s %-7s %5s %5s  %s\n' commit verdict new errors subject >"$summary.tmp"
-for c in $commits; do
-	i=$((i + 1))
+summary=${results:-$CDIR/$c}/summary.txt
+# check_commit: the checks of the commit, its verdict, its records and
+# its line of the table
+check_commit() {
 	short=$(printf %.12s "$c")
 	subj=$(kgit log -1 --format=%s "$c")
-	d=${results:-$CDIR/$c}
-	# the results of the commit, all of them anew; a --results DIR is the
-	# caller's, given empty (ci/run.sh keeps its log there)
-	[ -n "$results" ] || rm -rf "$d"
-	mkdir -p "$d" && rm -f "$d/records.jsonl.tmp"
 	if ! p=$(kgit rev-parse -q --verify "$c^"); then
 		# the base: the pinned kernel as imported, not a patch
-		progress "check $i/$n" "$short: no parent (the pinned kernel): nothing to check"
+		progress check "$short: no parent (the pinned kernel): nothing to check"
 		printf 'pass\nall: skipped: %s has no parent (the pinned kernel), nothing is new\n' \
 			"$short" >"$d/verdict"
 		record verdict verdict pass 1 --field verdict=pass \
 			--field reasons="skipped: no parent (the pinned kernel)"
 		mv "$d/records.jsonl.tmp" "$d/records.jsonl"
 		printf '%-12s %-7s %5s %5s  %s\n' "$short" pass 0 0 "$subj" >>"$summary.tmp"
-		continue
+		return 0
 	fi
 	files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
 	# shellcheck disable=SC2086 # object and file lists, a word each
 	objs=$(objects_of $files)
-	progress "check $i/$n" "$short: $subj"
+	progress check "$short: $subj"
 	kgit format-patch -q -1 --stdout "$c" >"$d/patch.mbox"
 	: >"$d/new-findings"
 	: >"$d/new-errors"
@@ -468,7 +461,7 @@ for c in $commits; do
 			echo "$name: skipped: not in CHECKS_ONLY='$CHECKS_ONLY'" >"$d/$name.skipped"
 			continue
 		fi
-		progress "check $i/$n" "$short $name: $what"
+		progress check "$short $name: $what"
 		case $name in
 		checkpatch)
 			checkout "$c"
@@ -560,25 +553,24 @@ EOF
 	record verdict verdict pass "$([ "$v" = pass ] && echo 1 || echo 0)" --field verdict="$v" \
 		--field reasons="$(tail -n +2 "$d/verdict" | paste -sd';' -)"
 	mv "$d/records.jsonl.tmp" "$d/records.jsonl"
-	progress "check $i/$n" "$short: $v ($nnew new finding(s), $errs error(s))"
+	progress check "$short: $v ($nnew new finding(s), $errs error(s))"
 	printf '%-12s %-7s %5s %5s  %s\n' "$short" "$v" "$nnew" "$errs" "$subj" >>"$summary.tmp"
-done
+}
+d=${results:-$CDIR/$c}
+# the results of the commit, all of them anew; a --results DIR is the
+# caller's, given empty (ci/run.sh keeps its log there)
+[ -n "$results" ] || rm -rf "$d"
+mkdir -p "$d" && rm -f "$d/records.jsonl.tmp" || die "results: cannot create $d"
+printf '%-12s %-7s %5s %5s  %s\n' commit verdict new errors subject >"$summary.tmp"
+check_commit
 mv "$summary.tmp" "$summary"
 
-# KUnit: the base and the series head only (a kernel build each), when
-# they are among the commits checked.
+# KUnit: the base and the series head only (a kernel build each)
 if [ "$KUNIT" = 1 ]; then
 	head=$(kgit rev-parse -q --verify "$REF_NS/series" || true)
-	kc=""
-	for c in $commits; do
-		[ "$c" = "$base" ] || [ "$c" = "$head" ] && kc="$kc $c"
-	done
-	if [ -n "$results" ] && [ -n "$kc" ]; then
-		# one commit (--results): its KUnit results beside its findings
-		sh "$TOP/checks/kunit.sh" --results "$results/kunit" "$commits" || failed=$((failed + 1))
-	elif [ -n "$kc" ]; then
-		# shellcheck disable=SC2086 # commit ids, a word each
-		sh "$TOP/checks/kunit.sh" $kc || failed=$((failed + 1))
+	if [ "$c" = "$base" ] || [ "$c" = "$head" ]; then
+		# its KUnit results beside its findings
+		sh "$TOP/checks/kunit.sh" --results "$d/kunit" "$c" || failed=$((failed + 1))
 	else
 		progress kunit "skipped: KUnit runs only on the base and the series head"
 	fi
@@ -586,4 +578,4 @@ else
 	progress kunit "skipped: KUNIT=0"
 fi
 cat "$summary"
-[ $failed = 0 ] || die "verdict: $failed commit(s) add error-level findings or fail KUnit (see ${results:-$CDIR/<commit>}/verdict)"
+[ $failed = 0 ] || die "verdict: $short adds error-level findings or fails KUnit (see $d/verdict)"

@@ -49,3 +49,27 @@ step_build_typical() {
 		echo 60
 	fi
 }
+
+# step_build_report DIR...: make build's table, a line a commit (the
+# commit of each results directory $CI_OUT/<commit>/build): built or
+# not, seconds, warnings and those new against its parent, from its
+# build directory out/build/<commit>
+step_build_report() {
+	printf '%-12s %-6s %6s %5s %5s  %s\n' commit result secs warn new subject
+	for br_d; do
+		br_c=${br_d%/*}
+		br_c=${br_c##*/}
+		br_o=$OUT/build/$br_c
+		printf '%-12s %-6s %6s %5s %5s  %s%s\n' "$(printf %.12s "$br_c")" \
+			"$(cat "$br_o/result" 2>/dev/null || echo none)" \
+			"$(cat "$br_o/seconds" 2>/dev/null || echo -)" \
+			"$(build_lines_of "$br_o/warnings.txt")" "$(build_lines_of "$br_o/new-warnings.txt")" \
+			"$(kgit log -1 --format=%s "$br_c")" \
+			"$([ ! -f "$br_o/reused-from" ] || printf ' (build of %.12s)' "$(cat "$br_o/reused-from")")"
+	done
+}
+
+# build_lines_of FILE: its number of lines, "-" when there is none
+build_lines_of() {
+	if [ -f "$1" ]; then wc -l <"$1"; else echo -; fi
+}

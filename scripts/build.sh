@@ -1,10 +1,11 @@
 #!/bin/sh
-# build.sh: build the base and every series commit, each in its own
-# O=out/build/<commit>, with tinyconfig + bench-vm/kernel.config, through
-# ccache.  Reports per commit: builds or not, the time taken, and compiler
-# and objtool warnings that are new against its parent.
+# build.sh: build one commit in its own O=out/build/<commit>, with
+# tinyconfig + bench-vm/kernel.config, through ccache: builds or not, the
+# time taken, and compiler and objtool warnings that are new against its
+# parent's build.  `make build` (ci/run.sh --view build) runs it on each
+# commit and prints the table (scripts/build-step.sh).
 #
-#   build.sh [--results DIR] [COMMIT...]   default: the base and base..series
+#   build.sh [--results DIR] COMMIT
 #   build.sh --check    FRAGMENT, JOBS and BUILD_TARGETS checked, then what
 #                       decides a build besides the commit, a line each;
 #                       nothing built (ci/steps.sh, before any step starts)
@@ -17,19 +18,21 @@
 # seconds), its records saying "reused_from" (the commit first built).  The
 # build records (suite build, case kernel: ok, seconds, warnings,
 # new_warnings, and an error record when it does not build; doc/records.md)
-# are written by record-write into the commit's results directory:
-# --results DIR for one commit (make ci gives its own), else
-# out/build/<commit>/records.jsonl.
+# are written by record-write into --results DIR (make ci and the views
+# give $OUT/ci/<commit>/build), else out/build/<commit>/records.jsonl.
+# Exit 1 when the commit does not build.
 set -eu
 . "$(dirname "$0")/lib.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then
-	[ $# = 3 ] || usage_die "build.sh [--results DIR COMMIT | COMMIT...]: --results takes one commit"
+	[ $# = 3 ] || usage_die "build.sh [--results DIR] COMMIT: one commit (make build COMMITS='...' for several)"
 	results=$2
 	shift 2
 elif [ "${1:-}" = --check ]; then
 	[ $# = 1 ] || usage_die "build.sh --check: no commits"
 	check=1
+else
+	[ $# = 1 ] || usage_die "build.sh [--results DIR] COMMIT: one commit (make build COMMITS='...' for several)"
 fi
 
 # FRAGMENT=<file>: another fragment (bench-vm/kasan.sh passes
@@ -59,7 +62,7 @@ tool_built record-write
 # the base is checked first: a KERNEL_BASE it is not is refused
 base_commit >/dev/null
 
-commits=$(commit_list "$@") || exit 1
+c=$(commit_list "$1") || exit 1
 
 # The stamp: everything that decides what a build produces; the commit
 # id is not of it, its tree is.
@@ -177,67 +180,45 @@ export CCACHE_NOHASHDIR
 [ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 	die "worktree: $WORKTREE has local changes: commit or discard them first (git -C $WORKTREE status)"
 orig=$(wgit rev-parse HEAD)
-# The summary of the whole series; a run on chosen commits (make ci
-# builds one at a time) prints its own and leaves the series' alone.
-summary=$OUT/build/summary.txt
-[ $# = 0 ] || summary=$OUT/build/summary-$$.txt
-# at any exit, Ctrl-C and kill included: the worktree back where it was,
-# no half summary left (a trap on INT alone would let the loop go on)
+# at any exit, Ctrl-C and kill included: the worktree back where it was
 cleanup() {
 	wgit checkout -q --detach "$orig" 2>/dev/null || true
-	rm -f "$summary.tmp"
-	[ "$summary" = "$OUT/build/summary.txt" ] || rm -f "$summary"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-n=$(printf '%s\n' "$commits" | grep -c .)
-i=0
-failed=0
-parent=""
+short=$(printf %.12s "$c")
+subj=$(kgit log -1 --format=%s "$c")
+o=$OUT/build/$c
 mkdir -p "$OUT/build"
-printf '%-12s %-6s %6s %5s %5s  %s\n' commit result secs warn new subject >"$summary.tmp"
-for c in $commits; do
-	i=$((i + 1))
-	short=$(printf %.12s "$c")
-	subj=$(kgit log -1 --format=%s "$c")
-	o=$OUT/build/$c
-	if stamp_fresh "$o/stamp" "$(stamp_of "$c")" && [ -f "$o/arch/x86/boot/bzImage" ]; then
-		progress "build $i/$n" "$short up to date: $subj"
-	elif twin=$(build_twin "$c") && [ -n "$twin" ]; then
-		build_reuse "$twin" "$c"
-		progress "build $i/$n" "$short: the tree of $(printf %.12s "$twin"), built: its build, linked, not rebuilt: $subj"
+failed=
+if stamp_fresh "$o/stamp" "$(stamp_of "$c")" && [ -f "$o/arch/x86/boot/bzImage" ]; then
+	progress build "$short up to date: $subj"
+elif twin=$(build_twin "$c") && [ -n "$twin" ]; then
+	build_reuse "$twin" "$c"
+	progress build "$short: the tree of $(printf %.12s "$twin"), built: its build, linked, not rebuilt: $subj"
+else
+	progress build "$short building: $subj (log: $o/build.log)"
+	if build_one "$c"; then
+		progress build "$short built in $(cat "$o/seconds")s"
 	else
-		progress "build $i/$n" "$short building: $subj (log: $o/build.log)"
-		if build_one "$c"; then
-			progress "build $i/$n" "$short built in $(cat "$o/seconds")s"
-		else
-			failed=$((failed + 1))
-			tail -n 20 "$o/build.log" >&2
-			progress "build $i/$n" "$short FAILED after $(cat "$o/seconds")s (log: $o/build.log)"
-		fi
+		failed=1
+		tail -n 20 "$o/build.log" >&2
+		progress build "$short FAILED after $(cat "$o/seconds")s (log: $o/build.log)"
 	fi
-	# new warnings against the parent build: the previous commit here,
-	# else its own parent when that was built (make ci builds one at a time)
-	[ -n "$parent" ] || parent=$(kgit rev-parse -q --verify "$c^" || true)
-	if [ -n "$parent" ] && [ -f "$OUT/build/$parent/warnings.txt" ]; then
-		LC_ALL=C comm -13 "$OUT/build/$parent/warnings.txt" "$o/warnings.txt" >"$o/new-warnings.txt"
-	else
-		: >"$o/new-warnings.txt"
-	fi
-	if [ -s "$o/new-warnings.txt" ]; then
-		warn "$short adds $(wc -l <"$o/new-warnings.txt") warning(s):"
-		sed 's/^/  /' "$o/new-warnings.txt" >&2
-	fi
-	printf '%-12s %-6s %6s %5s %5s  %s%s\n' "$short" "$(cat "$o/result")" \
-		"$(cat "$o/seconds")" "$(wc -l <"$o/warnings.txt")" \
-		"$(wc -l <"$o/new-warnings.txt")" "$subj" \
-		"$([ ! -f "$o/reused-from" ] || printf ' (build of %.12s)' "$(cat "$o/reused-from")")" >>"$summary.tmp"
-	records "$c" "${results:-$o}"
-	parent=$c
-done
-mv "$summary.tmp" "$summary"
-cat "$summary"
-[ $failed = 0 ] || die "bisect: $failed of $n commits do not build: the series does not bisect"
+fi
+# new warnings against the parent's build, when it was built
+parent=$(kgit rev-parse -q --verify "$c^" || true)
+if [ -n "$parent" ] && [ -f "$OUT/build/$parent/warnings.txt" ]; then
+	LC_ALL=C comm -13 "$OUT/build/$parent/warnings.txt" "$o/warnings.txt" >"$o/new-warnings.txt"
+else
+	: >"$o/new-warnings.txt"
+fi
+if [ -s "$o/new-warnings.txt" ]; then
+	warn "$short adds $(wc -l <"$o/new-warnings.txt") warning(s):"
+	sed 's/^/  /' "$o/new-warnings.txt" >&2
+fi
+records "$c" "${results:-$o}"
+[ -z "$failed" ] || die "build: $short does not build: $subj (log: $o/build.log)"

@@ -1,10 +1,11 @@
 #!/bin/sh
-# make build: the series head builds (tinyconfig + bench-vm/kernel.config,
-# ccache, O=<dir>/build/<commit>); a second run rebuilds nothing; a commit
-# that adds a warning has it reported as new; one that does not compile is
-# reported as failing and makes build.sh exit 1; a commit of a tree already
+# scripts/build.sh and make build (its view of the pipeline): the series
+# head builds (tinyconfig + bench-vm/kernel.config, ccache,
+# O=<dir>/build/<commit>); a second run rebuilds nothing; a commit that
+# adds a warning has it reported as new; one that does not compile is
+# reported as failing and fails the view; a commit of a tree already
 # built (a changelog edit) gets that build, hard-linked, not a rebuild;
-# make build COMMITS=... builds those alone.
+# make build COMMITS=... builds those alone, with the pipeline's stamps.
 # test-quick: no: builds the series head kernel
 . "$(dirname "$0")/lib.sh"
 BUILD="sh $TOP/scripts/build.sh"
@@ -13,13 +14,13 @@ HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no se
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
 plan 6
 
-test_expect_success 'the series head builds a bzImage with the fragment in its .config; the series summary is left alone' '
-	rm -f "$OUT/build/summary.txt" && $BUILD "$HEAD" >out && cat out &&
-	o=$OUT/build/$HEAD && [ -s "$o/arch/x86/boot/bzImage" ] &&
+test_expect_success 'the series head builds a bzImage with the fragment in its .config, its records beside it; one commit only' '
+	$BUILD "$HEAD" && o=$OUT/build/$HEAD && [ -s "$o/arch/x86/boot/bzImage" ] &&
 	[ "$(cat "$o/result")" = ok ] &&
 	grep -qx "CONFIG_ZONE_DEVICE=y" "$o/.config" && grep -qx "CONFIG_64BIT=y" "$o/.config" &&
-	grep -q "^$(printf %.12s "$HEAD") *ok " out &&
-	[ ! -e "$OUT/build/summary.txt" ] && [ -z "$(ls "$OUT"/build/summary-* 2>/dev/null)" ]
+	grep -q "\"metric\":\"ok\".*\"samples\":\[1\(\.0\)\?\]" "$o/records.jsonl" &&
+	{ rc=0; $BUILD "$BASE" "$HEAD" 2>err || rc=$?; } && [ $rc = 2 ] &&
+	grep -q "one commit (make build COMMITS=.\.\.\.. for several)" err
 '
 
 test_expect_success 'a second run with nothing changed rebuilds nothing' '
@@ -43,10 +44,13 @@ commit_with() {
 test_expect_success 'a new warning is reported against the parent; a broken commit fails the run' '
 	warn=$(commit_with "$BASE" mm/mm_init.c "s/^void __init mm_core_init(void)$/static int xcs_unused_fn(void) { return 0; }\n&/" "test: add a warning") &&
 	broken=$(commit_with "$warn" mm/mm_init.c "s/^void __init mm_core_init(void)$/this does not compile;\n&/" "test: break the build") &&
-	BUILD_TARGETS=mm/mm_init.o expect_fail $BUILD "$BASE" "$warn" "$broken" &&
+	CI_OUT=$SCRATCH/ci BUILD_TARGETS=mm/mm_init.o CI_COMMITS="$BASE $warn $broken" \
+		expect_fail sh "$TOP/ci/run.sh" --view build &&
 	grep_err "$(printf %.12s "$warn") adds 1 warning" && grep_err "xcs_unused_fn" &&
 	grep_err "$(printf %.12s "$broken") FAILED" &&
-	grep_err "bisect: 1 of 3 commits do not build" &&
+	grep_err "steps failed: $(printf %.12s "$broken"):build$" &&
+	grep -q "^$(printf %.12s "$warn") ok .* 1  test: add a warning$" out &&
+	grep -q "^$(printf %.12s "$broken") fail " out &&
 	[ "$(cat "$OUT/build/$broken/result")" = fail ] && [ "$(cat "$OUT/build/$warn/result")" = ok ] &&
 	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ]
 '
@@ -79,9 +83,14 @@ test_expect_success 'a new commit id of a tree already built: linked, not rebuil
 	$BUILD "$reword" 2>err2 && grep -q "up to date" err2 &&
 	rm -rf "$r"
 '
-test_expect_success 'make build COMMITS=<rev>: that commit alone, not the series' '
-	make -C "$TOP" --no-print-directory -s build OUT="$OUT" COMMITS="$HEAD" >out 2>err || { cat out err; return 1; }
-	cat out err && grep -q "build 1/1.*$(printf %.12s "$HEAD") up to date" err &&
-	! grep -q "build [0-9]*/[2-9]" err && [ "$(grep -c "^[0-9a-f]\{12\} " out)" = 1 ]
+test_expect_success 'make build COMMITS=<rev>: that commit alone, not the series; a second view finds its stamp' '
+	h=$(printf %.12s "$HEAD") &&
+	CI_OUT=$SCRATCH/ci make -C "$TOP" --no-print-directory -s build OUT="$OUT" BIN="$BIN" COMMITS="$HEAD" >out 2>err ||
+		{ cat out err; return 1; }
+	cat out err && grep -q "1/1 $h: build: start" err && grep -q "build: $h up to date" err &&
+	! grep -q " 2/" err && [ "$(grep -c "^$h ok " out)" = 1 ] &&
+	[ -f "$SCRATCH/ci/$HEAD/build.stamp" ] && [ ! -e "$SCRATCH/ci/summary.txt" ] &&
+	CI_OUT=$SCRATCH/ci make -C "$TOP" --no-print-directory -s build OUT="$OUT" BIN="$BIN" COMMITS=head >out 2>err &&
+	grep -q "plan: 0 of 1 steps to run" err && grep -q "1/1 $h: build: up to date" err
 '
 done_testing

@@ -5,7 +5,7 @@
 # mistyped numbers and flags); every write is checked (bench-vm-collect,
 # initramfs.sh, run.sh on a full results filesystem); the results of a
 # run replace the last run's only at its end, never mixed with them
-# (SIGKILL mid-boot, Ctrl-C during the binds, bench.sh TERMed); QEMU dies
+# (SIGKILL mid-boot, Ctrl-C during the binds, make bench-vm TERMed); QEMU dies
 # with its runner, SIGKILL included, and the next run removes what a
 # dead run left.  VM runs: 2 NVDIMMs of 512M, one rebind or three, TCG.
 # test-quick: no: boots guests
@@ -244,7 +244,7 @@ test_expect_success 'rundir.sh: a dead or recycled owner, another boot, an old d
 
 if ! KERNEL=$(bench_vm_kernel); then
 	no_kernel "options QEMU cannot take" "SIGKILL mid-boot" "Ctrl-C during the binds" \
-		"a full results filesystem" "bench.sh TERMed"
+		"a full results filesystem" "make bench-vm TERMed"
 	done_testing
 	exit
 fi
@@ -336,22 +336,21 @@ else
 	test_skip 'a full results filesystem' "$NO_MOUNT"
 fi
 
-test_expect_success 'bench.sh TERMed during its kernel: out/bench-vm as it was, this run named with its error record; the next run removes it' '
-	head=$(git -C "$WORKTREE" rev-parse "$REF_NS/series^{commit}") &&
-	mkdir -p out nv && ln -s "$TEST_OUT/build" out/build && previous_run "out/bench-vm/$head" res.before || return 1
-	NVDIMM_DIR=$SCRATCH/nv NS_SIZE=512M REBINDS=1 MEM_NS=0 ACCEL=tcg OUT=$SCRATCH/out \
-		sh "$TOP/bench-vm/bench.sh" "$head" >rep 2>err &
-	bench=$!
-	wait_for "nv/bench-vm.*/agent.out" "^hello" && kill -TERM $bench && { rc=0; wait $bench || rc=$?; } &&
-	cat err rep && [ $rc = 143 ] &&
-	grep -q "interrupted by SIGTERM: $SCRATCH/out/bench-vm keeps the results of the run before; this run.s, cut short, are in $SCRATCH/out/.bench-vm-run\." err &&
-	as_before "out/bench-vm/$head" res.before && [ ! -s rep ] &&
-	records_check out/.bench-vm-run.*/"$head"/records.jsonl "one(\"run\", \"error\")[\"error\"].startswith(\"interrupted: bench-vm/run.sh got SIGTERM\")" &&
-	[ -z "$(ls -A nv)" ] && gone "$SCRATCH/nv" &&
-	{ rc=0; NS_SIZE=1x OUT=$SCRATCH/out sh "$TOP/bench-vm/bench.sh" "$head" 2>err || rc=$?; } && cat err && [ $rc = 2 ] &&
-	grep -q "removed $SCRATCH/out/\.bench-vm-run\.[^:]*: the results of a dead run (run $bench, no longer alive)" err &&
-	grep -q "run.sh refused its options (above): the run stops" err &&
-	[ -z "$(ls -d out/.bench-vm-run.* 2>/dev/null)" ] && as_before "out/bench-vm/$head" res.before
+test_expect_success 'make bench-vm TERMed during its guest: the last good results and their stamp as they were, the attempt kept with its error record; options refused change nothing' '
+	head=$(git -C "$WORKTREE" rev-parse "$REF_NS/series^{commit}") && mkdir nv &&
+	v="CI_OUT=$SCRATCH/ci NVDIMM_DIR=$SCRATCH/nv NS_SIZE=512M MEM_NS=0 ACCEL=tcg CI_COMMITS=$head" &&
+	env $v REBINDS=1 sh "$TOP/ci/run.sh" --view bench-vm >rep 2>err || { cat err; return 1; }
+	d=$SCRATCH/ci/$head && cp -a "$d/bench-vm" before && cp "$d/bench-vm.stamp" stamp.before || return 1
+	env $v REBINDS=3 sh "$TOP/ci/run.sh" --view bench-vm >rep 2>err &
+	view=$!
+	wait_for "nv/bench-vm.*/agent.out" "^sample" && kill -TERM $view && { rc=0; wait $view || rc=$?; } &&
+	cat err rep && [ $rc = 143 ] && [ ! -s rep ] &&
+	diff -r before "$d/bench-vm" && cmp stamp.before "$d/bench-vm.stamp" &&
+	gone "$SCRATCH/nv" && [ -z "$(ls -A nv)" ] &&
+	records_check "$d/.bench-vm.attempt/records.jsonl" "one(\"run\", \"error\")[\"error\"].startswith(\"interrupted: bench-vm/run.sh got SIGTERM\")" &&
+	{ rc=0; env $v NS_SIZE=1x sh "$TOP/ci/run.sh" --view bench-vm 2>err || rc=$?; } && cat err && [ $rc = 2 ] &&
+	grep -q "check: the bench-vm step refuses its variables (above): nothing ran, every result is as it was" err &&
+	diff -r before "$d/bench-vm" && cmp stamp.before "$d/bench-vm.stamp"
 '
 
 # The reader of run.sh's stderr (the tee of ci/run.sh's step log) dies
