@@ -117,6 +117,9 @@ fi
 ctgit() {
 	git -C "$CT" "$@"
 }
+# sparse's and clang's objects: as in scripts/build.sh, from any checkout
+ccache_share "$CT" "$CDIR/obj"
+CT_REL=$(realpath -m --relative-to="$CDIR/obj/gcc" "$CT")
 [ -z "$(ctgit status --porcelain --untracked-files=no)" ] ||
 	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"
 
@@ -242,8 +245,10 @@ run_clang_side() {
 # Normalise compiler-style output (sparse, clang): "file: severity: msg"
 # with the line and column numbers and the tree's path removed; the
 # indented continuation lines of sparse are joined to their finding.
+# (the tree's path as the compiler got it: absolute, or relative to the
+# objects' directory, ccache_share)
 normalise_cc() {
-	sed -e "s|$CT/||g" -e "s|$CDIR/obj/[a-z]*/||g" | awk '
+	sed -e "s|$CT/||g" -e "s|$CT_REL/||g" -e "s|$CDIR/obj/[a-z]*/||g" | awk '
 	/^[^ ].*:[0-9]+:[0-9]+: (warning|error): / {
 		if (cur != "") print cur
 		sub(/:[0-9]+:[0-9]+: /, ": ")

@@ -72,8 +72,7 @@ tool_built kunit-records record-write
 
 # per-commit build directories from one worktree: as in scripts/build.sh,
 # the directory stays out of ccache's hash so unchanged files hit
-CCACHE_NOHASHDIR=1
-export CCACHE_NOHASHDIR
+ccache_share "$CT" "$CDIR"
 
 base=$(base_commit)
 # default: the base and the series head only

@@ -109,9 +109,12 @@ build_reuse() {
 }
 
 # Compiler and objtool warnings, with line and column numbers and code
-# offsets removed, so that moving code does not make a warning "new".
+# offsets removed, so that moving code does not make a warning "new"; the
+# tree's path taken out, as the compiler got it: absolute, or relative to
+# the build directory (ccache_share), so that builds made either way
+# compare.
 warnings_of() {
-	grep -E '(warning|error):' "$1" |
+	grep -E '(warning|error):' "$1" | tree_paths_out |
 		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/\+0x[0-9a-f]+//g' |
 		LC_ALL=C sort || true
 }
@@ -172,10 +175,13 @@ records() {
 # path: without the directory in ccache's hash, a file whose preprocessed
 # text did not change is a hit in every commit's build, and a commit whose
 # tree did not change at all (a changelog edit, a trailer) rebuilds from
-# the cache.  Nothing of the directory lands in the objects: the config
-# has no debug info.
-CCACHE_NOHASHDIR=1
-export CCACHE_NOHASHDIR
+# the cache; with the paths relative, so does a clone elsewhere.
+ccache_share "$WORKTREE" "$OUT/build"
+# tree_paths_out: the tree's path out of compiler messages (stdin)
+WORKTREE_REL=$(realpath -m --relative-to="$OUT/build/$c" "$WORKTREE")
+tree_paths_out() {
+	sed -e "s|$WORKTREE/||g" -e "s|$WORKTREE_REL/||g"
+}
 
 [ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 	die "worktree: $WORKTREE has local changes: commit or discard them first (git -C $WORKTREE status)"
@@ -212,7 +218,10 @@ fi
 # new warnings against the parent's build, when it was built
 parent=$(kgit rev-parse -q --verify "$c^" || true)
 if [ -n "$parent" ] && [ -f "$OUT/build/$parent/warnings.txt" ]; then
-	LC_ALL=C comm -13 "$OUT/build/$parent/warnings.txt" "$o/warnings.txt" >"$o/new-warnings.txt"
+	tree_paths_out <"$OUT/build/$parent/warnings.txt" | LC_ALL=C sort >"$o/parent-warnings.tmp"
+	tree_paths_out <"$o/warnings.txt" | LC_ALL=C sort >"$o/warnings.tmp"
+	LC_ALL=C comm -13 "$o/parent-warnings.tmp" "$o/warnings.tmp" >"$o/new-warnings.txt"
+	rm -f "$o/parent-warnings.tmp" "$o/warnings.tmp"
 else
 	: >"$o/new-warnings.txt"
 fi

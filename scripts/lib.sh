@@ -441,6 +441,34 @@ kconfig_verify() {
 	done
 }
 
+# ccache_share DIR...: ccache serves a kernel build whatever the path of
+# this checkout and of the build.  The compile's own directory (each
+# commit's O=) is left out of the hash (CCACHE_NOHASHDIR), and absolute
+# paths under the common parent of DIRs (the source tree and the O=
+# directories) are given to the compiler relative to it (CCACHE_BASEDIR):
+# without that, a fresh clone, whose paths are others, missed for every
+# object (measured: a clone's make quick rebuilt the base cold).  Nothing
+# of a path lands in the objects: the configs have no debug info, and
+# kbuild maps the source tree's prefix out of __FILE__.  A common parent
+# that is / shares nothing: ccache is told no base directory then.
+ccache_share() {
+	cs_base=$(realpath -m "$1")
+	shift
+	for cs_d; do
+		cs_d=$(realpath -m "$cs_d")
+		while [ "$cs_base" != / ]; do
+			case $cs_d/ in "$cs_base"/*) break ;; esac
+			cs_base=$(dirname "$cs_base")
+		done
+	done
+	CCACHE_NOHASHDIR=1
+	export CCACHE_NOHASHDIR
+	if [ "$cs_base" != / ]; then
+		CCACHE_BASEDIR=$cs_base
+		export CCACHE_BASEDIR
+	fi
+}
+
 # kconfig_fragment SRC O FRAGMENT [MAKE_ARG...]: O/.config for the tree at
 # SRC: tinyconfig, then FRAGMENT merged, then olddefconfig (with MAKE_ARGs
 # such as LLVM=1), then kconfig_verify.  The one way build, checks and
