@@ -52,6 +52,7 @@ changelog  patch changelog-lint: subject, Signed-off-by chain, 75 columns, asm n
 sparse     file  sparse (make C=2 CHECK=sparse) on the touched .c files, commit .config
 cocci      file  scripts/coccinelle (MODE=report) and checks/cocci/*.cocci on the touched files
 clang      file  LLVM=1 build of the touched objects only (not a whole kernel)
+configs    file  a touched shared header: whole builds (i386, arm64, x86_64 without ZONE_DEVICE, KMSAN) and W=1
 '
 CHECKS_ONLY=${CHECKS_ONLY:-}
 
@@ -91,8 +92,10 @@ done
 # compiler finds other things, another QEMU runs KUnit otherwise (the
 # stamp, and every cache key below)
 TOOLS=$(tool_versions gcc sparse spatch clang ld.lld qemu-system-x86_64)
+# shellcheck source=configs.sh
+. "$(dirname "$0")/configs.sh"
 if [ -n "$check" ]; then
-	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY"
+	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY configs $CONFIGS"
 	# what KUnit runs, as kunit.sh checks it
 	[ "$KUNIT" = 0 ] || sh "$TOP/checks/kunit.sh" --check
 	printf '%s\n' "$TOOLS"
@@ -386,6 +389,7 @@ severity_of() {
 	changelog:*) echo error ;;
 	sparse:*": error: "* | sparse:*"address space"* | sparse:*"different base types"*) echo error ;;
 	clang:*": error: "*) echo error ;;
+	configs:*": error: "*) echo error ;;
 	# kernel rules say ERROR or WARNING; ours say error or warning
 	cocci:*": ERROR "* | cocci:*": ERROR: "* | cocci:*": ERROR! "*) echo error ;;
 	cocci:*": error "* | cocci:*": error: "* | cocci:*": error! "*) echo error ;;
@@ -525,10 +529,20 @@ check_commit() {
 			# shellcheck disable=SC2086 # object and file lists, a word each
 			compiler_outputs clang "touched objects only, not a whole kernel" $objs
 			;;
+		configs)
+			rc=0
+			configs_check || rc=$?
+			[ "$rc" != 2 ] || die "configs: the findings of $short could not be written (disk full?)"
+			[ "$rc" = 0 ] || continue
+			;;
 		esac
 		# new findings: patch-level ones all; file-level ones against the parent
 		if [ "$scope" = file ] && [ -f "$d/$name.parent" ]; then
 			LC_ALL=C comm -13 "$d/$name.parent" "$d/$name.txt" >"$d/$name.new"
+			# the configs' new findings with their lines (config, file, line)
+			if [ "$name" = configs ]; then
+				configs_lines "$d/$name.new" >"$d/$name.new.tmp" && mv "$d/$name.new.tmp" "$d/$name.new"
+			fi
 		else
 			cp "$d/$name.txt" "$d/$name.new"
 		fi

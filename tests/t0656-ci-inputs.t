@@ -270,7 +270,7 @@ test_expect_success 'every variable a step reads: another value reruns exactly t
 	echo >>bin2/bench-vm-agent && cp bin2/gen_init_cpio gic && echo >>gic &&
 	printf "#!/bin/sh\nexec qemu-system-x86_64 \"\$@\"\n" >qemu && chmod +x qemu &&
 	cp "$TOP/bench-vm/kernel.config" frag.config && echo "CONFIG_PRINTK_TIME=y" >>frag.config &&
-	VALUES="FRAGMENT=$SCRATCH/frag.config BUILD_TARGETS=vmlinux KUNIT=0 COCCI_SET=ours CHECKS_ONLY=sparse
+	VALUES="FRAGMENT=$SCRATCH/frag.config BUILD_TARGETS=vmlinux KUNIT=0 COCCI_SET=ours CHECKS_ONLY=sparse CONFIGS=arm64
 		KUNIT_SUITES=memcpy KUNIT_VARIANTS=erms NS_SIZE=8G REBINDS=3 CPU=max,-erms ACCEL=tcg CLOCK=wall
 		MODEL=cache MODEL_ARGS=top=5 MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1
 		NVDIMM_DIR=$SCRATCH QEMU=$SCRATCH/qemu BENCH_VM_BIN=$SCRATCH/bin2 GEN_INIT_CPIO=$SCRATCH/gic

@@ -1,0 +1,195 @@
+# checks/configs.sh: the configs check of checks/checks.sh (sourced by
+# it, POSIX sh): what a change to a shared header can break, built before
+# the robots that read a posting build it (0-day: many configs and i386;
+# NIPA: 32-bit, W=1, clang).  A commit that touches a header under
+# include/ or arch/*/include/ (a header beside its C files is its
+# directory's own, and the file-level checks build its users) is built,
+# and so is its parent, in each configuration of CONFIGS_TABLE, whole
+# (vmlinux), and with W=1 for the objects of what it touches; the
+# findings are the compilers' and the linker's, new against the parent's
+# same build.  Each build's output is cached by tree, fragment and tools
+# (checks.sh's cached), so a commit of the same tree (a changelog edit)
+# or a second run builds nothing, and ccache serves the rest.
+#
+# CONFIGS='i386 arm64 ...': a subset (default: all of the table, and w1).
+# The commit's c, p, d, files, objs, short, have_clang are checks.sh's.
+# shellcheck disable=SC2154
+
+# name, make arguments (',' between them; '-': none), the fragment it
+# starts from ('-': tinyconfig alone) and its own, in checks/configs/
+CONFIGS_TABLE='
+i386          ARCH=i386          -                       i386.config
+arm64         ARCH=arm64,LLVM=1  -                       arm64.config
+x86_64-nozd   -                  -                       x86_64-no-zone-device.config
+x86_64-kmsan  LLVM=1             bench-vm/kernel.config  x86_64-kmsan.config
+x86_64-page96 LLVM=1             -                       x86_64-page96.config
+'
+# w1: W=1 on the objects of the touched files, in the commit's own x86_64
+# configuration (the one sparse builds)
+configs_names=$(printf '%s\n' "$CONFIGS_TABLE" | awk 'NF { printf "%s ", $1 }')
+CONFIGS=${CONFIGS:-${configs_names}w1}
+for cf_w in $CONFIGS; do
+	case " $configs_names w1 " in
+	*" $cf_w "*) ;;
+	*) usage_die "CONFIGS: '$cf_w' is not a configuration of the configs check (${configs_names}w1)" ;;
+	esac
+done
+
+# configs_shared FILE...: the shared headers among the files a commit
+# touches
+configs_shared() {
+	for cf_f; do
+		case $cf_f in include/*.h | arch/*/include/*.h) echo "$cf_f" ;; esac
+	done
+}
+
+# config_row NAME: sets cf_args (make arguments, a word each), cf_frag
+# (the fragment file, written into $CDIR/configs/) and cf_key (its hash)
+config_row() {
+	# shellcheck disable=SC2046 # the row's four words
+	set -- $(printf '%s\n' "$CONFIGS_TABLE" | awk -v n="$1" '$1 == n')
+	cf_args=$(printf '%s' "$2" | tr ',' ' ')
+	[ "$cf_args" != - ] || cf_args=
+	cf_frag=$CDIR/configs/$1.config
+	mkdir -p "$CDIR/configs" &&
+		{ [ "$3" = - ] || cat "$TOP/$3"; cat "$TOP/checks/configs/$4"; } >"$cf_frag.tmp" &&
+		mv "$cf_frag.tmp" "$cf_frag" || die "configs: cannot write $cf_frag (disk full?)"
+	cf_key=$(sha256sum <"$cf_frag" | cut -c1-12)
+}
+
+# page_size O: sizeof(struct page) in the build at O, compiled with the
+# very flags of its mm/mm_init.o (its .cmd file): the size the fastpaths
+# of memcpy_flushcache() are for, said per configuration
+page_size() {
+	ps_cmd=$(sed -n 's/^savedcmd_mm\/mm_init\.o := //p' "$1/mm/.mm_init.o.cmd" 2>/dev/null |
+		sed -e 's/-Wp,-MMD,[^ ]*//' -e 's/ -c -o [^ ]* [^ ]*\.c *$/ -S -o - -x c -/')
+	[ -n "$ps_cmd" ] || return 1
+	printf '#include <linux/mm_types.h>\nint xcs_struct_page_size = sizeof(struct page);\n' |
+		(cd "$1" && eval "$ps_cmd") 2>/dev/null |
+		awk '/^xcs_struct_page_size:/ { getline; print $2; exit }'
+}
+
+# config_side SIDE NAME OBJ...: the cached output of NAME's build at SIDE
+# ($f; $f.rc its make status, $f.page its struct page size): vmlinux, or
+# for w1 the objects
+config_side() {
+	cs_side=$1 cs_name=$2
+	shift 2
+	if [ "$cs_name" = w1 ]; then
+		f=$(cached "$cs_side" configs-w1 "$@")
+		[ ! -f "$f" ] || return 0
+		checkout "$cs_side"
+		objs_here=$(present "$@" | tr "\n" " ")
+		mkdir -p "$(dirname "$f")"
+		[ -n "$objs_here" ] || { : >"$f"; echo 0 >"$f.rc"; return 0; }
+		configure "$CDIR/obj/gcc" "$cs_side"
+		for obj in $objs_here; do rm -f "$CDIR/obj/gcc/$obj"; done
+		cs_rc=0
+		# shellcheck disable=SC2086 # object lists, a word each
+		make -k -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" W=1 $objs_here >"$f.tmp" 2>&1 || cs_rc=$?
+		echo "$cs_rc" >"$f.rc" && mv "$f.tmp" "$f"
+		return 0
+	fi
+	config_row "$cs_name"
+	f=$(cached "$cs_side" "configs-$cs_name-$cf_key" vmlinux)
+	[ ! -f "$f" ] || return 0
+	checkout "$cs_side"
+	mkdir -p "$(dirname "$f")"
+	cs_o=$CDIR/obj/configs/$cs_name
+	progress configs "$(printf %.12s "$cs_side") $cs_name: build (log: $f)"
+	cs_cc="ccache gcc"
+	case " $cf_args " in *" LLVM=1 "*) cs_cc="ccache clang" ;; esac
+	cs_rc=0
+	# shellcheck disable=SC2086 # make arguments, a word each
+	{
+		kconfig_fragment "$CT" "$cs_o" "$cf_frag" $cf_args &&
+			make -C "$CT" O="$cs_o" $cf_args CC="$cs_cc" HOSTCC="ccache gcc" -j"$JOBS" vmlinux
+	} >"$f.tmp" 2>&1 || cs_rc=$?
+	page_size "$cs_o" >"$f.page" || : >"$f.page"
+	echo "$cs_rc" >"$f.rc" && mv "$f.tmp" "$f"
+}
+
+# config_findings SIDE NAME OBJ...: the normalised findings of NAME's
+# build at SIDE, "NAME/file: severity: text" (the key compared with the
+# parent's), and with .lines the same with the line: "... (line N)"; a
+# build that fails without a compiler's word says so as an error
+config_findings() {
+	cf_side=$1 cf_n=$2
+	shift 2
+	config_side "$cf_side" "$cf_n" "$@"
+	# the tree's path as the compiler got it: absolute or relative to O=
+	cf_rel=$(realpath -m --relative-to="$CDIR/obj/configs/$cf_n" "$CT")
+	sed -e "s|$CT/||g" -e "s|$cf_rel/||g" -e "s|$CT_REL/||g" -e "s|$CDIR/obj/[a-z]*/[^/ ]*/||g" \
+		-e "s|$CDIR/obj/[a-z]*/||g" "$f" |
+		awk -v n="$cf_n" -v rc="$(cat "$f.rc")" '
+		/^[^ ]*:[0-9]+:[0-9]+: (warning|error): / || /^[^ ]*:[0-9]+: (warning|error): / {
+			split($0, a, ":")
+			msg = $0
+			sub(/^[^ ]*:[0-9]+:([0-9]+:)? /, "", msg)
+			print n "/" a[1] ": " msg "\t" n "/" a[1] ": " msg " (line " a[2] ")"
+			errs += msg ~ /^error: /
+			next
+		}
+		/(ld(\.lld)?|ld\.bfd): error: / || /undefined reference to / {
+			msg = $0
+			sub(/^.*(ld(\.lld)?|ld\.bfd): /, "", msg)
+			print n "/link: " msg "\t" n "/link: " msg
+			errs++
+		}
+		END {
+			if (rc != 0 && errs == 0)
+				print n "/build: error: the build fails (make exit " rc ")\t" n "/build: error: the build fails (make exit " rc "), see configs.log"
+		}' | LC_ALL=C sort -u
+}
+
+# configs_check: the check on the commit $c against its parent $p (the
+# loop of checks.sh): $d/configs.{txt,parent,lines,log}, or
+# $d/configs.skipped when the commit touches no shared header
+configs_check() {
+	# shellcheck disable=SC2086 # file names, a word each
+	cc_shared=$(configs_shared $files | tr '\n' ' ' | sed 's/ $//')
+	if [ -z "$cc_shared" ]; then
+		echo "configs: not needed: $short touches no shared header (only: $(printf '%s' "$files" | tr '\n' ' '))" |
+			tee "$d/configs.skipped" >&2
+		: >"$d/configs.txt"
+		return 1
+	fi
+	progress check "$short configs: shared headers touched: $cc_shared"
+	: >"$d/configs.parent" && : >"$d/configs.txt" && : >"$d/configs.lines" && : >"$d/configs.log"
+	for cc_n in $CONFIGS; do
+		if [ "$cc_n" != w1 ] && [ "$have_clang" = 0 ] &&
+			printf '%s\n' "$CONFIGS_TABLE" | awk -v n="$cc_n" '$1 == n' | grep -q LLVM=1; then
+			echo "configs: $cc_n: skipped: clang or ld.lld is not installed (run 'make deps': clang lld llvm)" |
+				tee -a "$d/configs.skipped" >&2
+			continue
+		fi
+		for cc_side in "$p" "$c"; do
+			# shellcheck disable=SC2086 # object lists, a word each
+			config_findings "$cc_side" "$cc_n" $objs >"$d/configs.side" || return 2
+			{
+				echo "# $cc_side $cc_n (make exit $(cat "$f.rc"); struct page: $(cat "$f.page" 2>/dev/null || echo -) bytes)"
+				cat "$f"
+			} >>"$d/configs.log"
+			if [ "$cc_side" = "$c" ]; then
+				cut -f1 "$d/configs.side" >>"$d/configs.txt"
+				cut -f2 "$d/configs.side" >>"$d/configs.lines"
+				[ ! -s "$f.page" ] || record "configs/$cc_n" struct_page_bytes count "$(cat "$f.page")" \
+					--field config="$cc_n"
+			else
+				cut -f1 "$d/configs.side" >>"$d/configs.parent"
+			fi
+		done
+		progress check "$short configs: $cc_n: $(grep -c "^$cc_n/" "$d/configs.txt" || true) finding(s)$([ ! -s "$f.page" ] || echo ", struct page $(cat "$f.page") bytes")"
+	done
+	rm -f "$d/configs.side"
+	LC_ALL=C sort -o "$d/configs.txt" "$d/configs.txt"
+	LC_ALL=C sort -o "$d/configs.parent" "$d/configs.parent"
+}
+
+# configs_lines NEW: the new findings (keys) with their lines, for the
+# report: "config/file: severity: text (line N)"
+configs_lines() {
+	awk -F '\t' 'NR == FNR { want[$0] = 1; next }
+		{ k = $0; sub(/ \(line [0-9]+\)$/, "", k); if (k in want) { print; delete want[k] } }
+		END { for (k in want) print k }' "$1" "$d/configs.lines" | LC_ALL=C sort
+}

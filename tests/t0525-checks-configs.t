@@ -1,0 +1,62 @@
+#!/bin/sh
+# The configs check of make checks (checks/configs.sh): a commit that
+# deletes the generic memcpy_nontemporal() of <linux/string.h> (x86_64
+# keeps its own, so the toolkit's own kernel still builds) breaks arm64,
+# where memmap_init_zone_device() calls it: the arm64 build of the commit
+# and of its parent, the new error named with its config, file and line,
+# the commit fails, and so does the pipeline (ci/run.sh, make ci's
+# driver); the parent's findings are not new.  A commit that touches no
+# shared header says the builds are not needed.  Only the arm64 config
+# (CONFIGS=arm64): the others are the same code with other arguments.
+# test-quick: no: builds two arm64 kernels (ccache serves them again)
+. "$(dirname "$0")/lib.sh"
+[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
+HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+for t in changelog-lint record-write; do
+	[ -x "$BIN/$t" ] || bail "no $BIN/$t: run 'make tools'"
+done
+command -v clang >/dev/null && command -v ld.lld >/dev/null || bail "clang and lld are needed: run 'make deps'"
+KUNIT=0 COCCI_SET=ours CONFIGS=arm64
+export KUNIT COCCI_SET CONFIGS
+plan 2
+
+# the head with the generic fallback of memcpy_nontemporal() deleted,
+# made without touching any ref or worktree
+no_fallback() {
+	git -C "$WORKTREE" show "$HEAD:include/linux/string.h" |
+		sed "/^#ifndef memcpy_nontemporal\$/,/^#endif\$/d" >blob &&
+	! grep -q "memcpy_nontemporal" blob &&
+	b=$(git -C "$WORKTREE" hash-object -w --stdin <blob) &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" read-tree "$HEAD" &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" update-index --cacheinfo "100644,$b,include/linux/string.h" &&
+	t=$(GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" write-tree) &&
+	GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+		git -C "$WORKTREE" commit-tree "$t" -p "$HEAD" -m "string: drop the generic memcpy_nontemporal()
+
+Signed-off-by: t <t@example.org>"
+}
+
+test_expect_success 'no generic memcpy_nontemporal(): the arm64 build breaks, named with config, file and line; the commit fails, and so does the pipeline' '
+	bad=$(no_fallback) &&
+	CHECKS_ONLY=configs expect_fail sh "$TOP/checks/checks.sh" --results res "$bad" &&
+	grep_err "configs: shared headers touched: include/linux/string.h" &&
+	grep_err "^  arm64/mm/mm_init.c: error: .*memcpy_nontemporal.* [(]line [0-9]+[)]$" &&
+	[ "$(head -n 1 res/verdict)" = fail ] &&
+	grep -q "^configs: arm64/mm/mm_init.c: error: .*(line [0-9]*)$" res/verdict &&
+	grep -q "\"check\":\"configs\",\"severity\":\"error\",\"new\":true,\"message\":\"arm64/mm/mm_init.c: error: " res/records.jsonl &&
+	grep -q "\"case\":\"configs/arm64\",\"metric\":\"struct_page_bytes\"" res/records.jsonl &&
+	grep -q "^# $HEAD arm64 (make exit 0; struct page: [0-9]* bytes)" res/configs.log &&
+	grep -q "^# $bad arm64 (make exit [1-9]" res/configs.log &&
+	! grep -q "\"new\":false" res/records.jsonl &&
+	CHECKS_ONLY=configs CI_OUT=$SCRATCH/ci CI_STEPS=checks CI_COMMITS=$bad \
+		expect_fail sh "$TOP/ci/run.sh" &&
+	grep_err "steps failed: $(printf %.12s "$bad"):checks"
+'
+
+test_expect_success 'a commit that touches no shared header: the builds are not needed, and said so' '
+	CHECKS_ONLY=configs sh "$TOP/checks/checks.sh" --results res "$HEAD" 2>err && cat err &&
+	grep -q "configs: not needed: $(printf %.12s "$HEAD") touches no shared header (only: arch/x86/lib/memcpy_64.S)" err &&
+	[ "$(head -n 1 res/verdict)" = pass ] && grep -q "^configs: not needed: " res/verdict &&
+	[ ! -e res/configs.log ]
+'
+done_testing
