@@ -11,7 +11,8 @@
 # (checks.sh's cached), so a commit of the same tree (a changelog edit)
 # or a second run builds nothing, and ccache serves the rest.
 #
-# CONFIGS='i386 arm64 ...': a subset (default: all of the table, and w1).
+# CONFIGS='i386 arm64 ...': a subset (default: all of the table, and w1);
+# none: no build (make quick's default: said in the verdict).
 # The commit's c, p, d, files, objs, short, have_clang are checks.sh's.
 # shellcheck disable=SC2154
 
@@ -29,7 +30,9 @@ x86_64-page96 LLVM=1             -                       x86_64-page96.config
 configs_names=$(printf '%s\n' "$CONFIGS_TABLE" | awk 'NF { printf "%s ", $1 }')
 CONFIGS=${CONFIGS:-${configs_names}w1}
 for cf_w in $CONFIGS; do
-	case " $configs_names w1 " in
+	[ "$cf_w" != none ] || [ "$CONFIGS" = none ] ||
+		usage_die "CONFIGS: none is alone or not at all, not in '$CONFIGS'"
+	case " $configs_names w1 none " in
 	*" $cf_w "*) ;;
 	*) usage_die "CONFIGS: '$cf_w' is not a configuration of the configs check (${configs_names}w1)" ;;
 	esac
@@ -100,11 +103,17 @@ config_side() {
 	cs_cc="ccache gcc"
 	case " $cf_args " in *" LLVM=1 "*) cs_cc="ccache clang" ;; esac
 	cs_rc=0
+	rm -f "$f.kconfig"
 	# shellcheck disable=SC2086 # make arguments, a word each
-	{
-		kconfig_fragment "$CT" "$cs_o" "$cf_frag" $cf_args &&
-			make -C "$CT" O="$cs_o" $cf_args CC="$cs_cc" HOSTCC="ccache gcc" -j"$JOBS" vmlinux
-	} >"$f.tmp" 2>&1 || cs_rc=$?
+	if kconfig_fragment "$CT" "$cs_o" "$cf_frag" $cf_args >"$f.tmp" 2>&1; then
+		make -C "$CT" O="$cs_o" $cf_args CC="$cs_cc" HOSTCC="ccache gcc" -j"$JOBS" vmlinux \
+			>>"$f.tmp" 2>&1 || cs_rc=$?
+	else
+		# the configuration did not take: said, never a build that
+		# "fails" alike on both sides and so finds nothing new
+		cs_rc=$?
+		grep -m 1 'config' "$f.tmp" >"$f.kconfig" || echo "kconfig failed" >"$f.kconfig"
+	fi
 	page_size "$cs_o" >"$f.page" || : >"$f.page"
 	echo "$cs_rc" >"$f.rc" && mv "$f.tmp" "$f"
 }
@@ -121,7 +130,7 @@ config_findings() {
 	cf_rel=$(realpath -m --relative-to="$CDIR/obj/configs/$cf_n" "$CT")
 	sed -e "s|$CT/||g" -e "s|$cf_rel/||g" -e "s|$CT_REL/||g" -e "s|$CDIR/obj/[a-z]*/[^/ ]*/||g" \
 		-e "s|$CDIR/obj/[a-z]*/||g" "$f" |
-		awk -v n="$cf_n" -v rc="$(cat "$f.rc")" '
+		awk -v n="$cf_n" -v rc="$(cat "$f.rc")" -v kc="$(cat "$f.kconfig" 2>/dev/null)" '
 		/^[^ ]*:[0-9]+:[0-9]+: (warning|error): / || /^[^ ]*:[0-9]+: (warning|error): / {
 			split($0, a, ":")
 			msg = $0
@@ -137,7 +146,9 @@ config_findings() {
 			errs++
 		}
 		END {
-			if (rc != 0 && errs == 0)
+			if (kc != "")
+				print n "/kconfig: error: " kc "\t" n "/kconfig: error: " kc
+			else if (rc != 0 && errs == 0)
 				print n "/build: error: the build fails (make exit " rc ")\t" n "/build: error: the build fails (make exit " rc "), see configs.log"
 		}' | LC_ALL=C sort -u
 }
@@ -148,6 +159,12 @@ config_findings() {
 configs_check() {
 	# shellcheck disable=SC2086 # file names, a word each
 	cc_shared=$(configs_shared $files | tr '\n' ' ' | sed 's/ $//')
+	if [ "$CONFIGS" = none ]; then
+		echo "configs: skipped: CONFIGS=none (make quick's default; shared headers touched: ${cc_shared:-none})" |
+			tee "$d/configs.skipped" >&2
+		: >"$d/configs.txt"
+		return 1
+	fi
 	if [ -z "$cc_shared" ]; then
 		echo "configs: not needed: $short touches no shared header (only: $(printf '%s' "$files" | tr '\n' ' '))" |
 			tee "$d/configs.skipped" >&2
@@ -166,6 +183,10 @@ configs_check() {
 		for cc_side in "$p" "$c"; do
 			# shellcheck disable=SC2086 # object lists, a word each
 			config_findings "$cc_side" "$cc_n" $objs >"$d/configs.side" || return 2
+			# a configuration the parent cannot take is the toolkit's
+			# to fix (its fragment), not a finding of the commit
+			[ "$cc_side" != "$p" ] || [ ! -f "$f.kconfig" ] ||
+				die "configs: $cc_n: checks/configs' fragment does not take on the parent $(printf %.12s "$p"): $(cat "$f.kconfig") (log: $f)"
 			{
 				echo "# $cc_side $cc_n (make exit $(cat "$f.rc"); struct page: $(cat "$f.page" 2>/dev/null || echo -) bytes)"
 				cat "$f"

@@ -14,7 +14,8 @@
 #                        base, head, any revision; default: the base and
 #                        every series commit)
 #   CI_QUICK=1           the first and the last of them only, NS_SIZE=4G,
-#                        REBINDS=5, BENCH_ARGS=--quick (each unless set),
+#                        REBINDS=5, BENCH_ARGS=--quick, CONFIGS=none (each
+#                        unless set),
 #                        in $OUT/quick (make report CI_QUICK=1 reports it)
 #   CI_STEPS='build ...' the steps to run (default: all of ci/steps.sh)
 #   CI_SCHEDULE=overlap  icount guests (bench-vm) beside the next builds,
@@ -103,6 +104,10 @@ if [ -n "$CI_QUICK" ]; then
 	REBINDS=${REBINDS:-5}
 	BENCH_ARGS=${BENCH_ARGS:---quick}
 	MODEL=${MODEL:-auto}
+	# the configs check's whole kernels (checks/configs.sh): not for a
+	# quick look
+	CONFIGS=${CONFIGS:-none}
+	export CONFIGS
 fi
 NS_SIZE=${NS_SIZE:-100G}
 REBINDS=${REBINDS:-30}

@@ -53,10 +53,18 @@ test_expect_success 'no generic memcpy_nontemporal(): the arm64 build breaks, na
 	grep_err "steps failed: $(printf %.12s "$bad"):checks"
 '
 
-test_expect_success 'a commit that touches no shared header: the builds are not needed, and said so' '
+test_expect_success 'a commit that touches no shared header: the builds are not needed, and said so; CONFIGS=none (make quick) says it skips them' '
 	CHECKS_ONLY=configs sh "$TOP/checks/checks.sh" --results res "$HEAD" 2>err && cat err &&
 	grep -q "configs: not needed: $(printf %.12s "$HEAD") touches no shared header (only: arch/x86/lib/memcpy_64.S)" err &&
 	[ "$(head -n 1 res/verdict)" = pass ] && grep -q "^configs: not needed: " res/verdict &&
-	[ ! -e res/configs.log ]
+	[ ! -e res/configs.log ] &&
+	bad=$(no_fallback) &&
+	CONFIGS=none CHECKS_ONLY=configs sh "$TOP/checks/checks.sh" --results res2 "$bad" 2>err && cat err &&
+	grep -q "^configs: skipped: CONFIGS=none (make quick.s default; shared headers touched: include/linux/string.h)" res2/verdict &&
+	[ ! -e res2/configs.log ] &&
+	{ rc=0; CONFIGS="none arm64" sh "$TOP/checks/checks.sh" --check >/dev/null 2>err || rc=$?; } && [ $rc = 2 ] &&
+	grep -q "CONFIGS: none is alone" err &&
+	{ rc=0; CONFIGS=arm46 sh "$TOP/checks/checks.sh" --check >/dev/null 2>err || rc=$?; } && [ $rc = 2 ] &&
+	grep -q "CONFIGS: .arm46. is not a configuration of the configs check (i386 arm64 x86_64-nozd x86_64-kmsan x86_64-page96 w1)" err
 '
 done_testing
