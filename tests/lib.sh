@@ -19,7 +19,8 @@
 #   done_testing                   exit non-zero if any test failed
 # Helpers for bodies: expect_fail CMD... (exit status 1, stderr in
 # $SCRATCH/err), grep_err PATTERN, fake_series DIR (a three-commit
-# series for ci/run.sh's tests).
+# series for ci/run.sh's tests), commit_with PARENT FILE SED MSG (a commit
+# of the worktree's repository with one file edited, no ref moved).
 #
 # Environment: a test sees none of its caller's variables (make exports
 # SEND, COMMITS, NS_SIZE, ...: a test must not send mail or measure another
@@ -159,6 +160,18 @@ expect_fail() {
 	"$@" 2>"$SCRATCH/err" >"$SCRATCH/out" || rc=$?
 	cat "$SCRATCH/err"
 	[ "$rc" = 1 ] || { echo "expected exit 1, got $rc: $*"; return 1; }
+}
+
+# commit_with PARENT FILE SED MSG: a commit on PARENT whose FILE is edited
+# by SED, made without touching any ref or the worktree
+commit_with() {
+	git -C "$WORKTREE" show "$1:$2" | sed "$3" >blob &&
+	b=$(git -C "$WORKTREE" hash-object -w --stdin <blob) &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" read-tree "$1" &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" update-index --cacheinfo "100644,$b,$2" &&
+	t=$(GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" write-tree) &&
+	GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+		git -C "$WORKTREE" commit-tree "$t" -p "$1" -m "$4"
 }
 
 # fake_series DIR: a git repository of three commits at DIR, the first

@@ -29,18 +29,6 @@ test_expect_success 'a second run with nothing changed rebuilds nothing' '
 	[ "$(stat -c %Y.%s "$o/arch/x86/boot/bzImage" "$o/vmlinux")" = "$before" ]
 '
 
-# commit_with PARENT FILE SED MSG: a commit on PARENT whose FILE is edited
-# by SED, made without touching any ref or the worktree
-commit_with() {
-	git -C "$WORKTREE" show "$1:$2" | sed "$3" >blob &&
-	b=$(git -C "$WORKTREE" hash-object -w --stdin <blob) &&
-	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" read-tree "$1" &&
-	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" update-index --cacheinfo "100644,$b,$2" &&
-	t=$(GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" write-tree) &&
-	GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
-		git -C "$WORKTREE" commit-tree "$t" -p "$1" -m "$4"
-}
-
 test_expect_success 'a new warning is reported against the parent; a broken commit fails the run' '
 	warn=$(commit_with "$BASE" mm/mm_init.c "s/^void __init mm_core_init(void)$/static int xcs_unused_fn(void) { return 0; }\n&/" "test: add a warning") &&
 	broken=$(commit_with "$warn" mm/mm_init.c "s/^void __init mm_core_init(void)$/this does not compile;\n&/" "test: break the build") &&

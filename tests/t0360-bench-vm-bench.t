@@ -66,18 +66,6 @@ test_expect_success 'a second view: every step up to date, nothing booted, the s
 	cmp a b
 '
 
-# commit_with PARENT FILE SED MSG: a commit on PARENT whose FILE is edited
-# by SED, made without touching any ref or the worktree
-commit_with() {
-	git -C "$WORKTREE" show "$1:$2" | sed "$3" >blob &&
-	b=$(git -C "$WORKTREE" hash-object -w --stdin <blob) &&
-	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" read-tree "$1" &&
-	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" update-index --cacheinfo "100644,$b,$2" &&
-	t=$(GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" write-tree) &&
-	GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
-		git -C "$WORKTREE" commit-tree "$t" -p "$1" -m "$4"
-}
-
 test_expect_success 'a commit whose kernel does not build: its guest skipped, named, exit 1; a bad revision refused' '
 	broken=$(commit_with "$HEAD" mm/mm_init.c "s/^void __init mm_core_init(void)$/this does not compile;\n&/" "test: break the build") &&
 	# ci/run.sh itself, for its exit status (make says 2 for any failure)
