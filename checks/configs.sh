@@ -210,7 +210,8 @@ configs_check() {
 # configs_lines NEW: the new findings (keys) with their lines, for the
 # report: "config/file: severity: text (line N)"
 configs_lines() {
-	awk -F '\t' 'NR == FNR { want[$0] = 1; next }
+	# (FILENAME, not NR == FNR: NEW is empty when nothing is new)
+	awk -F '\t' 'FILENAME == ARGV[1] { want[$0] = 1; next }
 		{ k = $0; sub(/ \(line [0-9]+\)$/, "", k); if (k in want) { print; delete want[k] } }
 		END { for (k in want) print k }' "$1" "$d/configs.lines" | LC_ALL=C sort
 }

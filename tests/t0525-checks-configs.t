@@ -18,7 +18,7 @@ done
 command -v clang >/dev/null && command -v ld.lld >/dev/null || bail "clang and lld are needed: run 'make deps'"
 KUNIT=0 COCCI_SET=ours CONFIGS=arm64
 export KUNIT COCCI_SET CONFIGS
-plan 2
+plan 3
 
 # the head with the generic fallback of memcpy_nontemporal() deleted,
 # made without touching any ref or worktree
@@ -51,6 +51,25 @@ test_expect_success 'no generic memcpy_nontemporal(): the arm64 build breaks, na
 	CHECKS_ONLY=configs CI_OUT=$SCRATCH/ci CI_STEPS=checks CI_COMMITS=$bad \
 		expect_fail sh "$TOP/ci/run.sh" &&
 	grep_err "steps failed: $(printf %.12s "$bad"):checks"
+'
+
+test_expect_success 'a shared header touched but nothing broken (a comment at its end): built, no new finding, the parent'"'"'s warnings old' '
+	git -C "$WORKTREE" show "$HEAD:arch/x86/include/asm/string_64.h" >blob && echo "/* a comment */" >>blob &&
+	b=$(git -C "$WORKTREE" hash-object -w --stdin <blob) &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" read-tree "$HEAD" &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" update-index --cacheinfo "100644,$b,arch/x86/include/asm/string_64.h" &&
+	t=$(GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" write-tree) &&
+	ok=$(GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+		git -C "$WORKTREE" commit-tree "$t" -p "$HEAD" -m "string: a comment
+
+Signed-off-by: t <t@example.org>") &&
+	# (w1 too: W=1 finds kernel-doc warnings in usercopy_64.c, a user of string_64.h, on both sides)
+	CONFIGS="arm64 w1" CHECKS_ONLY=configs sh "$TOP/checks/checks.sh" --results res "$ok" 2>err && cat err &&
+	grep -q "configs: arm64: [0-9]* finding(s), struct page 64 bytes" err &&
+	[ -s res/configs.txt ] &&
+	[ "$(head -n 1 res/verdict)" = pass ] && [ ! -s res/configs.new ] &&
+	! grep -q "\"new\":true" res/records.jsonl &&
+	[ "$(grep -c "\"new\":false" res/records.jsonl)" = "$(grep -c . res/configs.txt)" ]
 '
 
 test_expect_success 'a commit that touches no shared header: the builds are not needed, and said so; CONFIGS=none (make quick) says it skips them' '
