@@ -122,7 +122,6 @@ ctgit() {
 }
 # sparse's and clang's objects: as in scripts/build.sh, from any checkout
 ccache_share "$CT" "$CDIR/obj"
-CT_REL=$(realpath -m --relative-to="$CDIR/obj/gcc" "$CT")
 [ -z "$(ctgit status --porcelain --untracked-files=no)" ] ||
 	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"
 
@@ -248,10 +247,9 @@ run_clang_side() {
 # Normalise compiler-style output (sparse, clang): "file: severity: msg"
 # with the line and column numbers and the tree's path removed; the
 # indented continuation lines of sparse are joined to their finding.
-# (the tree's path as the compiler got it: absolute, or relative to the
-# objects' directory, ccache_share)
+# (the objects' directories, obj/gcc and obj/clang, are one deep alike)
 normalise_cc() {
-	sed -e "s|$CT/||g" -e "s|$CT_REL/||g" -e "s|$CDIR/obj/[a-z]*/||g" | awk '
+	tree_paths_out "$CT" "$CDIR/obj/gcc" | sed -e "s|$CDIR/obj/[a-z]*/||g" | awk '
 	/^[^ ].*:[0-9]+:[0-9]+: (warning|error): / {
 		if (cur != "") print cur
 		sub(/:[0-9]+:[0-9]+: /, ": ")
@@ -407,6 +405,15 @@ record() {
 		die_rc $? "records: $d/records.jsonl cannot be written"
 }
 
+# with_lines NEW LINES: the findings of NEW (compared without lines) as
+# LINES has them, "<finding> (line N)"
+with_lines() {
+	# (FILENAME, not NR == FNR: NEW is empty when nothing is new)
+	awk 'FILENAME == ARGV[1] { want[$0] = 1; next }
+		{ k = $0; sub(/ \(line [0-9]+\)$/, "", k); if (k in want) { print; delete want[k] } }
+		END { for (k in want) print k }' "$1" "$2" | LC_ALL=C sort
+}
+
 # finding_records CHECK NEW FILE: a record per finding of FILE (NEW: true,
 # the commit adds it; false, its parent has it too); the new errors go
 # to $d/new-errors, every new finding to $d/new-findings
@@ -539,9 +546,11 @@ check_commit() {
 		# new findings: patch-level ones all; file-level ones against the parent
 		if [ "$scope" = file ] && [ -f "$d/$name.parent" ]; then
 			LC_ALL=C comm -13 "$d/$name.parent" "$d/$name.txt" >"$d/$name.new"
-			# the configs' new findings with their lines (config, file, line)
-			if [ "$name" = configs ]; then
-				configs_lines "$d/$name.new" >"$d/$name.new.tmp" && mv "$d/$name.new.tmp" "$d/$name.new"
+			# a check that keeps its findings with their lines too
+			# ($name.lines: "<finding> (line N)") reports the new ones so
+			if [ -f "$d/$name.lines" ]; then
+				with_lines "$d/$name.new" "$d/$name.lines" >"$d/$name.new.tmp" &&
+					mv "$d/$name.new.tmp" "$d/$name.new"
 			fi
 		else
 			cp "$d/$name.txt" "$d/$name.new"

@@ -79,12 +79,8 @@ config_side() {
 	cs_side=$1 cs_name=$2
 	shift 2
 	if [ "$cs_name" = w1 ]; then
-		f=$(cached "$cs_side" configs-w1 "$@")
-		[ ! -f "$f" ] || return 0
-		checkout "$cs_side"
-		objs_here=$(present "$@" | tr "\n" " ")
-		mkdir -p "$(dirname "$f")"
-		[ -n "$objs_here" ] || { : >"$f"; echo 0 >"$f.rc"; return 0; }
+		# (cached, or none of the objects at this side: nothing to build)
+		side_prepare "$cs_side" configs-w1 "$@" || { [ -f "$f.rc" ] || echo 0 >"$f.rc"; return 0; }
 		configure "$CDIR/obj/gcc" "$cs_side"
 		for obj in $objs_here; do rm -f "$CDIR/obj/gcc/$obj"; done
 		cs_rc=0
@@ -126,10 +122,10 @@ config_findings() {
 	cf_side=$1 cf_n=$2
 	shift 2
 	config_side "$cf_side" "$cf_n" "$@"
-	# the tree's path as the compiler got it: absolute or relative to O=
-	cf_rel=$(realpath -m --relative-to="$CDIR/obj/configs/$cf_n" "$CT")
-	sed -e "s|$CT/||g" -e "s|$cf_rel/||g" -e "s|$CT_REL/||g" -e "s|$CDIR/obj/[a-z]*/[^/ ]*/||g" \
-		-e "s|$CDIR/obj/[a-z]*/||g" "$f" |
+	# (w1 builds in obj/gcc, the others in obj/configs/NAME)
+	cf_o=$CDIR/obj/configs/$cf_n
+	[ "$cf_n" != w1 ] || cf_o=$CDIR/obj/gcc
+	tree_paths_out "$CT" "$cf_o" <"$f" | sed -e "s|$cf_o/||g" |
 		awk -v n="$cf_n" -v rc="$(cat "$f.rc")" -v kc="$(cat "$f.kconfig" 2>/dev/null)" '
 		/^[^ ]*:[0-9]+:[0-9]+: (warning|error): / || /^[^ ]*:[0-9]+: (warning|error): / {
 			split($0, a, ":")
@@ -174,8 +170,9 @@ configs_check() {
 	progress check "$short configs: shared headers touched: $cc_shared"
 	: >"$d/configs.parent" && : >"$d/configs.txt" && : >"$d/configs.lines" && : >"$d/configs.log"
 	for cc_n in $CONFIGS; do
-		if [ "$cc_n" != w1 ] && [ "$have_clang" = 0 ] &&
-			printf '%s\n' "$CONFIGS_TABLE" | awk -v n="$cc_n" '$1 == n' | grep -q LLVM=1; then
+		cf_args=
+		[ "$cc_n" = w1 ] || config_row "$cc_n"
+		if [ "$have_clang" = 0 ] && case " $cf_args " in *" LLVM=1 "*) true ;; *) false ;; esac; then
 			echo "configs: $cc_n: skipped: clang or ld.lld is not installed (run 'make deps': clang lld llvm)" |
 				tee -a "$d/configs.skipped" >&2
 			continue
@@ -207,11 +204,3 @@ configs_check() {
 	LC_ALL=C sort -o "$d/configs.parent" "$d/configs.parent"
 }
 
-# configs_lines NEW: the new findings (keys) with their lines, for the
-# report: "config/file: severity: text (line N)"
-configs_lines() {
-	# (FILENAME, not NR == FNR: NEW is empty when nothing is new)
-	awk -F '\t' 'FILENAME == ARGV[1] { want[$0] = 1; next }
-		{ k = $0; sub(/ \(line [0-9]+\)$/, "", k); if (k in want) { print; delete want[k] } }
-		END { for (k in want) print k }' "$1" "$d/configs.lines" | LC_ALL=C sort
-}

@@ -114,7 +114,7 @@ build_reuse() {
 # the build directory (ccache_share), so that builds made either way
 # compare.
 warnings_of() {
-	grep -E '(warning|error):' "$1" | tree_paths_out |
+	grep -E '(warning|error):' "$1" | tree_paths_out "$WORKTREE" "$o" |
 		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/\+0x[0-9a-f]+//g' |
 		LC_ALL=C sort || true
 }
@@ -177,11 +177,6 @@ records() {
 # tree did not change at all (a changelog edit, a trailer) rebuilds from
 # the cache; with the paths relative, so does a clone elsewhere.
 ccache_share "$WORKTREE" "$OUT/build"
-# tree_paths_out: the tree's path out of compiler messages (stdin)
-WORKTREE_REL=$(realpath -m --relative-to="$OUT/build/$c" "$WORKTREE")
-tree_paths_out() {
-	sed -e "s|$WORKTREE/||g" -e "s|$WORKTREE_REL/||g"
-}
 
 [ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
 	die "worktree: $WORKTREE has local changes: commit or discard them first (git -C $WORKTREE status)"
@@ -218,8 +213,8 @@ fi
 # new warnings against the parent's build, when it was built
 parent=$(kgit rev-parse -q --verify "$c^" || true)
 if [ -n "$parent" ] && [ -f "$OUT/build/$parent/warnings.txt" ]; then
-	tree_paths_out <"$OUT/build/$parent/warnings.txt" | LC_ALL=C sort >"$o/parent-warnings.tmp"
-	tree_paths_out <"$o/warnings.txt" | LC_ALL=C sort >"$o/warnings.tmp"
+	tree_paths_out "$WORKTREE" "$o" <"$OUT/build/$parent/warnings.txt" | LC_ALL=C sort >"$o/parent-warnings.tmp"
+	tree_paths_out "$WORKTREE" "$o" <"$o/warnings.txt" | LC_ALL=C sort >"$o/warnings.tmp"
 	LC_ALL=C comm -13 "$o/parent-warnings.tmp" "$o/warnings.tmp" >"$o/new-warnings.txt"
 	rm -f "$o/parent-warnings.tmp" "$o/warnings.tmp"
 else

@@ -469,6 +469,14 @@ ccache_share() {
 	fi
 }
 
+# tree_paths_out TREE O: compiler messages (stdin) with the tree's path
+# taken out, in both forms the compiler may have been given it: absolute,
+# or relative to the build directory O (ccache_share), so that findings
+# of builds made either way compare
+tree_paths_out() {
+	sed -e "s|$1/||g" -e "s|$(realpath -m --relative-to="$2" "$1")/||g"
+}
+
 # kconfig_fragment SRC O FRAGMENT [MAKE_ARG...]: O/.config for the tree at
 # SRC: tinyconfig, then FRAGMENT merged, then olddefconfig (with MAKE_ARGs
 # such as LLVM=1), then kconfig_verify.  The one way build, checks and
