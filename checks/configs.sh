@@ -13,8 +13,7 @@
 #
 # CONFIGS='i386 arm64 ...': a subset (default: all of the table, and w1);
 # none: no build (make quick's default: said in the verdict).
-# The commit's c, p, d, files, objs, short, have_clang are checks.sh's.
-# shellcheck disable=SC2154
+# shellcheck disable=SC2154 # c, p, d, files, objs, short, have_clang: checks.sh's, set for the commit
 
 # name, make arguments (',' between them; '-': none), the fragment it
 # starts from ('-': tinyconfig alone) and its own, in checks/configs/

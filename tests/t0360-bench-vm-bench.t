@@ -26,13 +26,13 @@ CI_DIR=$(mktemp -d "$TEST_OUT/t0360-ci.XXXXXX")
 NV_DIR=$CI_DIR.nvdimm
 mkdir -p "$NV_DIR"
 # the view as make runs it
-view() {
+bench_vm_view() {
 	CI_OUT=$CI_DIR NVDIMM_DIR=$NV_DIR make -C "$TOP" --no-print-directory -s bench-vm \
 		OUT="$OUT" BIN="$BIN" NS_SIZE=512M REBINDS=1 "$@"
 }
 
 test_expect_success 'make bench-vm COMMITS="head head": built, booted once, records with accel and clock, the report, why KVM is not used said once' '
-	view COMMITS="$HEAD $HEAD" >rep 2>err; rc=$?
+	bench_vm_view COMMITS="$HEAD $HEAD" >rep 2>err; rc=$?
 	cat err rep && [ $rc = 0 ] && cp rep "$CI_DIR.rep" &&
 	r=$CI_DIR/$HEAD/bench-vm/records.jsonl &&
 	records_check "$r" "len(one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"]) == 1" &&
@@ -58,7 +58,7 @@ test_expect_success 'make bench-vm COMMITS="head head": built, booted once, reco
 '
 
 test_expect_success 'a second view: every step up to date, nothing booted, the same report' '
-	view COMMITS="$HEAD" >rep2 2>err2; rc=$?
+	bench_vm_view COMMITS="$HEAD" >rep2 2>err2; rc=$?
 	cat err2 && [ $rc = 0 ] &&
 	grep -q "plan: 0 of 2 steps to run" err2 &&
 	grep -q "bench-vm: up to date" err2 && ! grep -q "bench-vm: start" err2 &&
