@@ -18,7 +18,7 @@ done
 command -v clang >/dev/null && command -v ld.lld >/dev/null || bail "clang and lld are needed: run 'make deps'"
 KUNIT=0 COCCI_SET=ours CONFIGS=arm64
 export KUNIT COCCI_SET CONFIGS
-plan 3
+plan 4
 
 # the head with the generic fallback of memcpy_nontemporal() deleted,
 # made without touching any ref or worktree
@@ -85,5 +85,30 @@ test_expect_success 'a commit that touches no shared header: the builds are not 
 	grep -q "CONFIGS: none is alone" err &&
 	{ rc=0; CONFIGS=arm46 sh "$TOP/checks/checks.sh" --check >/dev/null 2>err || rc=$?; } && [ $rc = 2 ] &&
 	grep -q "CONFIGS: .arm46. is not a configuration of the configs check (i386 arm64 x86_64-nozd x86_64-kmsan x86_64-page96 w1)" err
+'
+test_expect_success 'a fragment that does not take: on the parent the toolkit stops and says so (its fragment to fix); on the commit a new kconfig error of the commit' '
+	# ZONE_DEVICE of arm64.config cannot be had once it depends on BROKEN
+	nozd="/^config ZONE_DEVICE\$/a\\
+	depends on BROKEN" &&
+	p=$(commit_with "$HEAD" mm/Kconfig "$nozd" "mm: no ZONE_DEVICE") &&
+	c=$(commit_with "$p" arch/x86/include/asm/string_64.h "\$a /* a comment */" "string: a comment") &&
+	CHECKS_ONLY=configs expect_fail sh "$TOP/checks/checks.sh" --results res "$c" &&
+	grep_err "configs: arm64: checks/configs. fragment does not take on the parent $(printf %.12s "$p"): .*CONFIG_ZONE_DEVICE=y.* did not take effect" &&
+	[ ! -e res/verdict ] &&
+	# the same Kconfig change in the commit itself: its finding, new
+	git -C "$WORKTREE" show "$c:mm/Kconfig" >kconfig && git -C "$WORKTREE" show "$c:arch/x86/include/asm/string_64.h" >header &&
+	GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" read-tree "$HEAD" &&
+	for f in mm/Kconfig:kconfig arch/x86/include/asm/string_64.h:header; do
+		b=$(git -C "$WORKTREE" hash-object -w --stdin <"${f#*:}") &&
+		GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" update-index --cacheinfo "100644,$b,${f%:*}" || return 1
+	done &&
+	t=$(GIT_INDEX_FILE=$SCRATCH/index git -C "$WORKTREE" write-tree) &&
+	c2=$(GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+		git -C "$WORKTREE" commit-tree "$t" -p "$HEAD" -m "mm: no ZONE_DEVICE, and a comment
+
+Signed-off-by: t <t@example.org>") &&
+	CHECKS_ONLY=configs expect_fail sh "$TOP/checks/checks.sh" --results res2 "$c2" &&
+	[ "$(head -n 1 res2/verdict)" = fail ] &&
+	grep -q "^configs: arm64/kconfig: error: .*CONFIG_ZONE_DEVICE=y.* did not take effect" res2/verdict
 '
 done_testing
