@@ -105,13 +105,19 @@ sanitizer_reports() {
 # the skips of this file, for the suite's list (tests/run-suite.sh)
 SKIP_FILE=$TEST_OUT/skips/$(basename "$0")
 mkdir -p "$TEST_OUT/skips" && : >"$SKIP_FILE" || bail "cannot write $SKIP_FILE"
+# the seconds each test took, for the suite's list of the slowest
+TIME_FILE=$TEST_OUT/times/$(basename "$0")
+mkdir -p "$TEST_OUT/times" && : >"$TIME_FILE" || bail "cannot write $TIME_FILE"
 
 test_expect_success() {
 	T=$((T + 1))
 	SCRATCH=$(mktemp -d "$TEST_OUT/t.XXXXXX")
 	export SCRATCH
 	rc=0
+	te_t0=$(date +%s)
 	(cd "$SCRATCH" && eval "$2") >"$SCRATCH/.tap.log" 2>&1 || rc=$?
+	printf '%s\t%s\t%s\t%s\n' "$(($(date +%s) - te_t0))" "$(basename "$0")" "$T" "$1" >>"$TIME_FILE" ||
+		bail "cannot write $TIME_FILE"
 	sanitizer_reports >>"$SCRATCH/.tap.log" 2>&1 || rc=sanitizer
 	if [ "$rc" = 0 ]; then
 		echo "ok $T - $1"

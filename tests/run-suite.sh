@@ -1,7 +1,9 @@
 #!/bin/sh
 # run-suite.sh: make test.  prove runs every test file; then the tests
 # that skipped are listed with their reasons (tests/lib.sh test_skip),
+# then the ten slowest tests (tests/lib.sh keeps each test's seconds),
 # and prove's summary is repeated so that it stays the last lines.
+# Files that share nothing run beside the others (see the lanes below).
 # TEST_QUICK=1 (make test-quick): every file but those whose header says
 # '# test-quick: no: <why>' (they build a kernel or boot a guest), and
 # the ones left out are named before the summary.
@@ -10,7 +12,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
 TEST_OUT=${TEST_OUT:-$TOP/out/test}
 mkdir -p "$TEST_OUT" || exit 1
-rm -rf "$TEST_OUT/skips"
+rm -rf "$TEST_OUT/skips" "$TEST_OUT/times"
 log=$TEST_OUT/prove.log
 rc=0
 files=tests/
@@ -19,10 +21,19 @@ if [ "${TEST_QUICK:-}" = 1 ]; then
 	left_out=$(grep -l '^# test-quick: no: ' tests/*.t)
 	files=$(grep -L '^# test-quick: no: ' tests/*.t)
 fi
+# Two lanes (prove -j2, one job a core at most): the files that share the
+# run's state (the worktree, its refs, the kernel builds, the guests:
+# they set it up or use it, in name order) one after the other; beside
+# them, the files whose header says '# test-parallel: <why>' (each keeps
+# to its own scratch directories), as many at once as there are cores
+# left.  The shared lane comes first in the rules, so a free core goes to
+# it before a parallel file.  TEST_JOBS=1: every file one after the other.
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+shared=$(grep -L '^# test-parallel: ' tests/*.t | sed 's|^tests/||; s|\.t$||' | paste -sd, -)
 # --timer: each file's line starts with the time it ended and ends with
 # the milliseconds it took: where the suite's time goes
 # shellcheck disable=SC2086 # test files, a word each
-prove -f --timer $files 2>&1 | tee "$log" || rc=1
+prove -f --timer -j"$jobs" --rules="seq=tests/{$shared}.t" --rules='par=**' $files 2>&1 | tee "$log" || rc=1
 # tee hides prove's exit status: the summary says it
 grep -qx 'Result: PASS' "$log" || rc=1
 echo
@@ -39,6 +50,10 @@ if [ -n "$left_out" ]; then
 	# shellcheck disable=SC2086 # test files, a word each
 	grep -H '^# test-quick: no: ' $left_out | sed 's/:# test-quick: no: /: /; s/^/  /'
 fi
+echo
+echo "slowest tests (seconds, file, number, title):"
+cat "$TEST_OUT"/times/* 2>/dev/null | sort -t "$(printf '\t')" -k1,1nr | head -n 10 |
+	awk -F '\t' '{ printf "  %4d s  %s %s - %.70s\n", $1, $2, $3, $4 }'
 echo
 # prove's summary again, from "Test Summary Report" or "All tests" on
 sed -n '/^Test Summary Report/,$p; /^All tests successful/,$p' "$log"

@@ -9,6 +9,7 @@
 # unreachable.  The root tarball and the .debs are cached in
 # out/test/fresh-root, so a second run downloads little.
 # test-quick: no: a fresh Debian root from the archive (mmdebstrap)
+# test-parallel: its own root and its caches (out/test/fresh-root, out/test/t0001), a clone of HEAD
 . "$(dirname "$0")/lib.sh"
 DEPS=$TOP/scripts/deps.list
 n=$(awk '!/^#/ && NF' "$DEPS" | wc -l)

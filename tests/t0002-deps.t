@@ -4,6 +4,7 @@
 # fails when a script calls a program from a package the list lacks;
 # a package counts as listed only by its whole name, never as a part of a
 # listed, Essential or depended-on package's name.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 plan 7
 

@@ -6,6 +6,7 @@
 # fails; a skip is listed at the end of the suite and fails under CI=true
 # unless tests/ci-skips.txt lets it; make test-quick leaves out exactly the
 # files that build a kernel or boot a guest, each by the tag in its header.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 plan 7
 

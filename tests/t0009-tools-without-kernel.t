@@ -4,6 +4,7 @@
 # make merge joins two result sets.  Only gen_init_cpio, the kernel's own
 # program, waits for make kernel-tree.  (A clone of the toolkit's commits:
 # uncommitted work is not in it.)
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 plan 1
 

@@ -4,6 +4,7 @@
 # Mail is read as git am reads it (git mailsplit, git mailinfo): what git
 # takes (CRLF, a header with no space after its colon, encoded subjects)
 # is taken, what it refuses is refused.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 CHECK=$BIN/series-check
 [ -x "$CHECK" ] || bail "$CHECK is not built: run 'make tools'"

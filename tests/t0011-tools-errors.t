@@ -5,6 +5,7 @@
 # every output that cannot be written, is exit 1 with a message naming
 # it, and nothing is printed or written where the tool promises that
 # (record-reuse's OUT removed, record-write's --to file as it was).
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 for t in series-check trailers-collect record-write record-reuse; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"

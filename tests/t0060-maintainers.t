@@ -1,6 +1,7 @@
 #!/bin/sh
 # MAINTAINERS covers every tracked path of the project (F: a file, or a
 # directory ending in '/'), and every section has M:, L: and S: lines.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 plan 3
 

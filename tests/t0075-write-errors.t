@@ -6,6 +6,7 @@
 # record-write writes no record that no reader would take: an empty name,
 # a --json value or a sample that is not all of its text; and the reader
 # refuses such a record written by another hand.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 for t in series-check trailers-collect changelog-lint record-write record-reuse; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"

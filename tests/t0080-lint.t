@@ -4,6 +4,7 @@
 # ShellCheck settings still catch the bug class they are for; every
 # finding silenced where it stands says why; actionlint checks the
 # workflows, and finds a wrong expression and an undeclared runner label.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 command -v shellcheck >/dev/null || bail "shellcheck is not installed: run 'make deps'"
 [ -f "$TOP/kernel-tree/scripts/checkpatch.pl" ] || bail "no kernel-tree/scripts/checkpatch.pl: t0005 imports the tree"

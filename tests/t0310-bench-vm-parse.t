@@ -2,6 +2,7 @@
 # bench-vm without a VM: the agent's /dev/kmsg parser on fixtures, the
 # collector turning agent lines into records (complete, failed, cut short)
 # and the report's changelog-shaped figures.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-kmsg-test bench-vm-collect bench-vm-report; do

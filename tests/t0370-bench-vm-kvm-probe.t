@@ -11,6 +11,7 @@
 # as QEMU 7.2 gives on AMD EPYC hosts, a refusal of -accel kvm, a kernel
 # it cannot load; each gets its own verdict and words, and a cache entry
 # that is not whole is probed again.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect gen_init_cpio; do

@@ -5,6 +5,7 @@
 # streaming-store rereads (nt_rereads) and REP starts (rep_starts)
 # included; a second thread is refused, not counted into the first's
 # caches.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 3

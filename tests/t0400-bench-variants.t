@@ -3,6 +3,7 @@
 # exactly like memcpy() (differential test, seeded); the ALTERNATIVE
 # branches really differ per feature set; copy-bench writes valid records.
 # No timing decides anything here.
+# test-parallel: its scratch directories and out/test/bench-variants; reads kernel-tree
 . "$(dirname "$0")/lib.sh"
 BENCH=$BIN/copy-bench
 GEN=$TOP/bench/gen.sh

@@ -7,6 +7,7 @@
 # bench/variants.def (a correct byte loop each, broken on demand by
 # FAKE_BREAK=symbol:mode,...), so no kernel tree is needed; t0400 runs the
 # selftest on the tree's real routines.
+# test-parallel: its scratch directories and out/test/bench-selftest-guards
 . "$(dirname "$0")/lib.sh"
 BENCH=$BIN/copy-bench
 [ -x "$BENCH" ] || bail "$BENCH is not built: run 'make tools'"

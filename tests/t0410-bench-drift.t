@@ -3,6 +3,7 @@
 # __memcpy_flushcache() text through a shim; the drift check refuses text
 # the shim was not reviewed against (bench/regions.sha256), and gen.sh's
 # other errors name what failed.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 GEN=$TOP/bench/gen.sh
 # shellcheck source=../scripts/pin.conf

@@ -5,6 +5,7 @@
 # and a replica pass's check is the known prediction; bad inputs are
 # clear errors that write no table.  The classes and sides are computed
 # here a second time, in Python, from lib/costs.h's definitions.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 plan 3
 FIT=$BIN/cost-fit

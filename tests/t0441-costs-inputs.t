@@ -4,6 +4,7 @@
 # table already or an unfinished run's records, no qemu-x86_64; each a clear error before anything is
 # built, timed or counted, and nothing written.  (The run itself is
 # timing: bench-vm/README.md quotes its figures; no test decides on it.)
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 plan 3
 for t in copy-bench cost-fit bench-vm-model.so; do

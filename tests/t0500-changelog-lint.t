@@ -9,6 +9,7 @@
 # is one column; exactly the trailers checkpatch exempts (a tag ending in
 # "-by", Cc:, Link:, Closes:, and Fixes:), quoted and URL lines are
 # exempt, and no other "Word: " line is.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 LINT=$BIN/changelog-lint
 [ -x "$LINT" ] || bail "no $LINT: run 'make tools'"

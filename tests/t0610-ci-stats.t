@@ -3,6 +3,7 @@
 # awk for mean, sd, median, Welch's t and df, a numerical integral of the
 # t density for the p-value, textbook values (Welch's t-test example 1 of
 # Wikipedia: |t| = 2.46, df = 24.99, p = 0.021; t(0.975, 4) = 2.776445).
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh

@@ -6,6 +6,7 @@
 # textbook quantiles t(0.975, df); median, mean and sd against awk; the
 # edges n = 0, 1, 2 and refused samples.  A small C program prints what
 # stats_summary() says; t0610 tests the same numbers through ci-report.
+# test-parallel: its scratch directories and out/test/stats-reference
 . "$(dirname "$0")/lib.sh"
 command -v gcc >/dev/null || bail "gcc is missing: run 'make deps'"
 plan 6

@@ -4,6 +4,7 @@
 # lines and the claimed-vs-reproduced rows are there (one row per quoted
 # figure of lib/claims.def, named by patch), the plots render.  The real
 # series and records: t0622.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci

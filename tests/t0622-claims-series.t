@@ -7,6 +7,7 @@
 # keeps its claim; a changed figure makes its claim stale; a patch that
 # is not in the series is named once; two samples that cannot tell say
 # "inconclusive"; the plots name the commits by patch, their titles fit.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh

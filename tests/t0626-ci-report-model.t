@@ -10,6 +10,7 @@
 # metric, and then decides it by the exact rule; the strict reader refuses
 # a model record without its label and functions that do not match the
 # samples.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci

@@ -7,6 +7,7 @@
 # the binds whose larger side counts that class (a class no bind counts:
 # none); records of a plugin before nt_rereads and rep_starts get no
 # prediction, and say why; a table without a class is refused.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 SET=$TOP/results/2026-12-02-series-v2-model-8G

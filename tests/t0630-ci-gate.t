@@ -9,6 +9,7 @@
 # metric, with its reason, and nothing else.  Each fixture's premise (the
 # change and its significance) is checked from the report's JSON, so a
 # test fails when its title is false.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh

@@ -7,6 +7,7 @@
 # decimal; a threshold (--gate-pct, --gate-pct-tcg, --gate-pct-icount) or
 # --alpha that is negative, hexadecimal, in exponent form or with more
 # text.  A good acknowledgement still accepts its change.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh

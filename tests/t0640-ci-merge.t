@@ -8,6 +8,7 @@
 # The change is against the series' base (MERGE_COMMITS), whatever order
 # the inputs come in; the same set given twice counts once; a merge that
 # fails leaves the one before whole.
+# test-parallel: its scratch directories and out/test/t0640-commits.txt
 . "$(dirname "$0")/lib.sh"
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$BIN/ci-merge" ] || bail "$BIN/ci-merge is not built: run 'make tools'"

@@ -11,6 +11,7 @@
 # empty input is a clear error, no crash; so is a commits line without an id.
 # Records of two QEMU builds (params.qemu_version) are never compared as
 # exact: each build is its own row, its setup naming it.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/ci-merge" ] || bail "$BIN/ci-merge is not built: run 'make tools'"
 plan 5

@@ -4,6 +4,7 @@
 # reruns every commit; a skipped step says why and keeps no stamp.  A fake
 # step (CI_STEPS_FILE) on a three-commit repository stands in for the
 # builds and VM runs.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 # the fake series here hold none of the commits ci/gate-ack.txt names
 # (ci-report refuses an acknowledgement of a commit outside the series)

@@ -14,6 +14,7 @@
 # (WAITS); the wait's bound (60 s) only ends a run whose schedule is
 # wrong, which then fails on the order it logged.  The memory the run
 # sees for its guests is the test's (CI_MEMINFO).
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 # the fake series here hold none of the commits ci/gate-ack.txt names
 # (ci-report refuses an acknowledgement of a commit outside the series)

@@ -13,6 +13,7 @@
 # (sh -x) is hashed in the step's inputs (pin.conf, owner.sh).
 # Fake steps (CI_STEPS_FILE) with the real checks of ci/steps.sh, on a
 # three-commit repository.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 for t in ci-report record-write copy-bench; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"

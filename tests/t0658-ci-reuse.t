@@ -10,6 +10,7 @@
 # the step; a gate acknowledgement of a commit holds for its results
 # reused under a new id, and for nothing else.  Fake runs with the real content of ci/steps.sh, on a
 # three-commit repository.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 for t in ci-report record-write record-reuse; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"

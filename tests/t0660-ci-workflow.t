@@ -2,6 +2,7 @@
 # .github/workflows/ci.yml: it parses as YAML (python3's yaml module, else
 # perl's core CPAN::Meta::YAML), has the jobs, the matrix of runner labels
 # and the artifact upload, and every `make TARGET` it runs exists here.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 WF=$TOP/.github/workflows/ci.yml
 plan 3

@@ -8,6 +8,7 @@
 # sample aborted ci-report in GSL (exit 134), a params number written as
 # a string was read as its leading digits, a record was counted under its
 # own commit wherever it sat, and a file given twice doubled n.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh

@@ -5,6 +5,7 @@
 # message naming the file, line and field, and no report is written.  Also
 # a report that cannot reach stdout (a full disk) is exit 1, not 0: it
 # was exit 0, the error lost in the line-buffered stdout.
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh

@@ -6,6 +6,7 @@
 # sample is refused (it printed "0.00 ms"), the same file twice is one
 # kernel, not a comparison of a run with itself; the records of two
 # kernels in one file are refused (they were pooled into one column).
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/bench-vm-report
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"

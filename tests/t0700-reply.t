@@ -8,6 +8,7 @@
 # a cover without a Message-Id, a table by CPU; for make reproduce an
 # unknown claim, one nothing measures, a host one, no ID.  (The guest
 # reproducer itself: t0701.)
+# test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 SET=$TOP/results/2026-12-01-series-v2/vm-icount-100G
 [ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-reproduce is not built: run 'make tools'"
