@@ -8,7 +8,7 @@
 # files that build a kernel or boot a guest, each by the tag in its header.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 
 # mini_suite BODY: a test file with BODY in a scratch copy of the harness;
 # runs it, output in mini.out, exit status in mini.rc; off CI (CI unset,
@@ -94,5 +94,22 @@ test_expect_success 'test-quick: a file that builds a kernel or boots a guest sa
 	(cd mini && TEST_QUICK=1 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >quick.out 2>&1; cat quick.out &&
 	grep -Eq "^(\[[0-9:]*\] )?tests/t1-a.t \.+ ok +[0-9]+ ms" quick.out && ! grep -q "tests/t2-b.t \.\." quick.out &&
 	grep -q "^  tests/t2-b.t: boots a guest$" quick.out && tail -n 1 quick.out | grep -q "^Result: PASS"
+'
+test_expect_success 'lanes: files without a test-parallel header run one after the other, in name order; a file with one names none of the shared state' '
+	# the worktree, the run'"'"'s results, the builds and guests: what the shared lane is for
+	p="\\\$WORKTREE|\\\$\{WORKTREE|\\\$OUT/|bench_vm_kernel|scripts/build\.sh|checks/checks\.sh|checks/kunit\.sh|make -C [^|]* quick" &&
+	for f in $(grep -l "^# test-parallel: [a-z]" "$TOP"/tests/*.t); do
+		[ "${f##*/}" != t0003-harness.t ] || continue
+		! grep -v "^[[:space:]]*#" "$f" | grep -Eq "$p" ||
+			{ echo "${f##*/}: parallel, but uses the shared state: $(grep -v "^[[:space:]]*#" "$f" | grep -Em1 "$p")"; return 1; }
+	done &&
+	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" mini/tests/ &&
+	for n in s1 s2 s3; do
+		printf "#!/bin/sh\n. \"\$(dirname \"\$0\")/lib.sh\"\nplan 1\ntest_expect_success a \"echo $n-start >>\\\$TEST_OUT/order; sleep 1; echo $n-end >>\\\$TEST_OUT/order\"\ndone_testing\n" >mini/tests/t-$n.t || return 1
+	done &&
+	{ printf "#!/bin/sh\n# test-parallel: its scratch only\n"; sed 1d mini/tests/t-s1.t | sed "s/s1-/p1-/g"; } >mini/tests/t-p1.t &&
+	(cd mini && TEST_JOBS=2 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >lanes.out 2>&1; cat lanes.out mini/out/order &&
+	[ "$(grep "^s" mini/out/order | tr "\n" " ")" = "s1-start s1-end s2-start s2-end s3-start s3-end " ] &&
+	grep -qx p1-end mini/out/order && tail -n 1 lanes.out | grep -q "^Result: PASS"
 '
 done_testing
