@@ -52,7 +52,7 @@ changelog  patch changelog-lint: subject, Signed-off-by chain, 75 columns, asm n
 sparse     file  sparse (make C=2 CHECK=sparse) on the touched .c files, commit .config
 cocci      file  scripts/coccinelle (MODE=report) and checks/cocci/*.cocci on the touched files
 clang      file  LLVM=1 build of the touched objects only (not a whole kernel)
-configs    file  a touched shared header: whole builds (i386, arm64, x86_64 without ZONE_DEVICE, KMSAN) and W=1
+configs    file  a touched shared header: whole builds (i386, arm64; x86_64 without ZONE_DEVICE, with KMSAN, with a 96-byte struct page) and W=1
 '
 CHECKS_ONLY=${CHECKS_ONLY:-}
 
