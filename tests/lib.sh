@@ -116,7 +116,7 @@ test_expect_success() {
 	rc=0
 	te_t0=$(date +%s)
 	(cd "$SCRATCH" && eval "$2") >"$SCRATCH/.tap.log" 2>&1 || rc=$?
-	printf '%s\t%s\t%s\t%s\n' "$(($(date +%s) - te_t0))" "$(basename "$0")" "$T" "$1" >>"$TIME_FILE" ||
+	printf '%s\t%s\t%s\t%s\n' "$(($(date +%s) - te_t0))" "${TIME_FILE##*/}" "$T" "$1" >>"$TIME_FILE" ||
 		bail "cannot write $TIME_FILE"
 	sanitizer_reports >>"$SCRATCH/.tap.log" 2>&1 || rc=sanitizer
 	if [ "$rc" = 0 ]; then

@@ -21,7 +21,7 @@ if [ "${TEST_QUICK:-}" = 1 ]; then
 	left_out=$(grep -l '^# test-quick: no: ' tests/*.t)
 	files=$(grep -L '^# test-quick: no: ' tests/*.t)
 fi
-# Two lanes (prove -j2, one job a core at most): the files that share the
+# Two lanes (prove -j, one job a core): the files that share the
 # run's state (the worktree, its refs, the kernel builds, the guests:
 # they set it up or use it, in name order) one after the other; beside
 # them, the files whose header says '# test-parallel: <why>' (each keeps
