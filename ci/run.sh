@@ -121,15 +121,25 @@ BENCH_VM_RUN=${BENCH_VM_RUN:-ci-$$-$(date +%s)}
 export NS_SIZE REBINDS CPU ACCEL CLOCK MODEL BENCH_ARGS BENCH_VM_RUN
 
 # Helpers for the step definitions.
-# sha256 of files (missing ones say so), for the inputs
+# sha256 of files (missing ones say so), for the inputs: "HASH PATH" a
+# line in the order given, PATH relative to the toolkit; one sha256sum
+# for all (a step's inputs are read for every commit of a run)
 files_hash() {
+	fh_present=
 	for f in "$@"; do
-		if [ -f "$f" ]; then
-			printf '%s %s\n' "$(sha256sum <"$f" | cut -d' ' -f1)" "${f#"$TOP"/}"
-		else
-			printf 'missing %s\n' "${f#"$TOP"/}"
-		fi
+		[ ! -f "$f" ] || fh_present="$fh_present $f"
 	done
+	# shellcheck disable=SC2086 # a path a word, no blanks in our paths
+	{ [ -z "$fh_present" ] || sha256sum $fh_present; } | awk -v top="$TOP/" '
+		BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { want[i] = ARGV[i]; delete ARGV[i] } }
+		{ sum[substr($0, 67)] = substr($0, 1, 64) }
+		END {
+			for (i = 1; i <= n; i++) {
+				f = want[i]; r = f
+				if (index(f, top) == 1) r = substr(f, length(top) + 1)
+				if (f in sum) printf "%s %s\n", sum[f], r; else printf "missing %s\n", r
+			}
+		}' "$@"
 }
 
 # scripts_of SCRIPT...: each SCRIPT and every file it names as "$TOP/X"
@@ -140,23 +150,32 @@ files_hash() {
 # (lib.sh's pin.conf, rundir.sh's owner.sh and checks.sh's kernel.config
 # were missing).  A line that says "# not an input" names a file that
 # decides nothing a step keeps (deps.list); a directory is the step's to
-# list (find).
+# list (find).  A level of the search at a time: one realpath, one awk.
 scripts_of() {
 	so_todo=$* so_seen=
-	while :; do
+	while [ -n "$so_todo" ]; do
+		so_new=
 		# shellcheck disable=SC2086 # a path a word, no blanks in our paths
-		set -- $so_todo
-		[ $# -gt 0 ] || break
-		so_f=$(realpath -m "$1")
-		shift
-		so_todo=$*
-		case " $so_seen " in *" $so_f "*) continue ;; esac
-		[ -f "$so_f" ] || continue
-		so_seen="$so_seen $so_f"
-		case $so_f in *.sh) ;; *) continue ;; esac
-		so_todo="$so_todo $(grep -v -e '^[[:space:]]*#' -e '# not an input' "$so_f" |
-			grep -o -E '\$TOP/[A-Za-z0-9_./-]+|\$\(dirname "\$0"\)/[A-Za-z0-9_./-]+' |
-			sed -e "s|^\\\$TOP/|$TOP/|" -e "s|^\\\$(dirname \"\\\$0\")/|$(dirname "$so_f")/|")"
+		for so_f in $(realpath -m $so_todo); do
+			case " $so_seen " in *" $so_f "*) continue ;; esac
+			[ -f "$so_f" ] || continue
+			so_seen="$so_seen $so_f"
+			case $so_f in *.sh) so_new="$so_new $so_f" ;; esac
+		done
+		so_todo=
+		[ -n "$so_new" ] || break
+		# shellcheck disable=SC2086 # as above
+		so_todo=$(awk -v top="$TOP" '
+			/^[[:space:]]*#/ || /# not an input/ { next }
+			{
+				l = $0
+				while (match(l, /\$TOP\/[A-Za-z0-9_.\/-]+|\$\(dirname "\$0"\)\/[A-Za-z0-9_.\/-]+/)) {
+					m = substr(l, RSTART, RLENGTH); l = substr(l, RSTART + RLENGTH)
+					if (substr(m, 1, 5) == "$TOP/") { print top "/" substr(m, 6); continue }
+					d = FILENAME; sub(/\/[^\/]*$/, "", d)
+					print d "/" substr(m, index(m, ")/") + 2)
+				}
+			}' $so_new)
 	done
 	# shellcheck disable=SC2086 # as above
 	printf '%s\n' $so_seen | LC_ALL=C sort
@@ -649,7 +668,8 @@ if [ -n "$vm_runner" ]; then
 			continue
 		fi
 		[ "$started" -lt "$queued" ] || [ "$running" -gt 0 ] || [ ! -f "$RUN_DIR/vm-closed" ] || break
-		sleep 1
+		# a fifth of a second: the run waits on this loop at its end
+		sleep 0.2
 	done
 	exit 0
 fi
