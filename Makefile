@@ -59,7 +59,7 @@ TOOLS =
 HELP =
 -include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk scripts/coverage.mk
 
-.PHONY: all quick help deps deps-check kernel-tree apply build export range-diff repin \
+.PHONY: all quick help deps deps-check kernel-tree kernel-import apply build export range-diff repin \
 	trailers send tools test test-quick test-fresh print-sanitize-cflags print-shell-sources check-c lint clean distclean
 
 all: deps kernel-tree apply
@@ -77,6 +77,7 @@ help:
 	@echo '                 else print the command)'
 	@echo '  deps-check     one real use of every dependency in scripts/deps.list (TAP)'
 	@echo '  kernel-tree    import/verify the pinned kernel offline, create the worktree out/tree'
+	@echo '  kernel-import  import/verify the pinned kernel alone (no ref, no worktree: the tests)'
 	@echo '  apply          b4 am + git am patches/ onto the base: refs/x86-copy-series/series'
 	@echo '  build          build the base and every series commit (O=out/build/<commit>, ccache;'
 	@echo '                 COMMITS=...): like checks, bench-vm and bench, the pipeline'"'"'s step alone'
@@ -163,15 +164,20 @@ $(OUT)/obj/%.S.o: %.S $(OUT)/cflags
 
 -include $(wildcard $(OUT)/obj/*/*.d $(OUT)/obj/*/*/*.d $(OUT)/obj/*/*/*/*.d)
 
-# The test suite needs the packages (deps), the kernel source (some tools,
-# gen_init_cpio, come from it) and the sanitized tools.
-test: deps kernel-tree
+# The test suite needs the packages (deps), the pinned kernel imported
+# (some tools, gen_init_cpio, come from it; its tests make their own
+# worktree under out/test, so out/tree is not checked out for them) and
+# the sanitized tools.
+kernel-import: deps
+	$(Q)KERNEL_TREE= KERNEL_BASE= sh scripts/kernel-tree.sh --import-only
+
+test: deps kernel-import
 	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
 	$(Q)sh tests/run-suite.sh
 
 # Day to day: the tests that build no kernel and boot no guest
 # (tests/run-suite.sh, '# test-quick: no' in a test's header)
-test-quick: deps kernel-tree
+test-quick: deps kernel-import
 	$(Q)$(MAKE) --no-print-directory tools SANITIZE=1
 	$(Q)TEST_QUICK=1 sh tests/run-suite.sh
 

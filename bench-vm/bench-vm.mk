@@ -9,8 +9,11 @@ BENCH_VM_AGENT_SRC = bench-vm/agent/agent.c bench-vm/agent/kmsg.c bench-vm/agent
 # never sanitized (ASan does not link statically).
 BENCH_VM_AGENT_CFLAGS = -O2 -Wall -Wextra -Werror -std=gnu11 -static
 # The kernel's own initramfs writer (no root needed; uid and mtime from the
-# file list and -t).  Warnings are the kernel's business, not ours.
-GEN_INIT_CPIO_SRC ?= $(OUT)/tree/usr/gen_init_cpio.c
+# file list and -t).  Warnings are the kernel's business, not ours.  From
+# the pinned import (kernel-tree/, never edited), else from the worktree
+# (KERNEL_TREE=<your clone>): not from the worktree first, whose checkout
+# moves from commit to commit.
+GEN_INIT_CPIO_SRC ?= $(or $(wildcard kernel-tree/usr/gen_init_cpio.c),$(OUT)/tree/usr/gen_init_cpio.c)
 
 # the model plugin (run.sh --model cache) and its test
 include bench-vm/plugin/plugin.mk

@@ -13,6 +13,10 @@
 #                             before any ref is written
 #   kernel-tree.sh --record   import and record the result as the new
 #                             gitlink (a maintainer's re-pin)
+#   kernel-tree.sh --import-only
+#                             import (or verify) kernel-tree/ alone: no ref,
+#                             no worktree (make test: the tests make their
+#                             own under out/test)
 #
 # The import is deterministic: the tarball of $PIN_PACKAGE $PIN_VERSION,
 # checked against its sha256, becomes one commit with fixed identity, date
@@ -77,6 +81,7 @@ import_pinned() {
 		trap - EXIT INT TERM
 		progress import "kernel-tree is $have, tagged $PIN_TAG"
 	fi
+	[ "$IMPORT_ONLY" = 0 ] || return 0
 	worktree_is_ours
 	git -C "$repo" update-ref "$REF_NS/base" "$want"
 	if [ "$RECORD" = 1 ]; then
@@ -121,13 +126,18 @@ ensure_worktree() {
 		die "worktree: could not create $WORKTREE (see above)"
 }
 
-RECORD=0
+RECORD=0 IMPORT_ONLY=0
 case "${1:-}" in
 --record) RECORD=1 ;;	# maintainer: import and record a new pin
+--import-only) IMPORT_ONLY=1 ;;
 "") ;;
-*) usage_die "kernel-tree.sh [--record]" ;;
+*) usage_die "kernel-tree.sh [--record | --import-only]" ;;
 esac
 
+if [ "$IMPORT_ONLY" = 1 ]; then
+	import_pinned
+	exit 0
+fi
 if [ -n "${KERNEL_TREE:-}" ]; then
 	use_user_tree
 else

@@ -4,7 +4,7 @@
 # ref set, and a worktree for apply/build.  On a fresh clone this is the
 # real ~1 minute import; afterwards it is the fast verify path.
 . "$(dirname "$0")/lib.sh"
-plan 3
+plan 4
 WT=$WORKTREE
 
 test_expect_success 'make kernel-tree: import or verify; the commit equals the gitlink' '
@@ -25,5 +25,12 @@ test_expect_success 'the worktree is a linked worktree of kernel-tree, clean' '
 	[ -f "$WT/.git" ] &&
 	[ "$(cd "$WT" && cd "$(git rev-parse --git-common-dir)" && pwd -P)" = "$(cd "$TOP/kernel-tree/.git" && pwd -P)" ] &&
 	[ -z "$(git -C "$WT" status --porcelain --untracked-files=no)" ]
+'
+
+test_expect_success 'kernel-tree.sh --import-only (make test'"'"'s): the import verified; no ref, no worktree' '
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree REF_NS=refs/x86-copy-series-io \
+		sh "$TOP/scripts/kernel-tree.sh" --import-only 2>err &&
+	cat err && grep -q "^\[ *[0-9]*s\] kernel-tree: pinned commit $(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2) present" err &&
+	[ ! -e out ] && [ -z "$(git -C "$TOP/kernel-tree" for-each-ref refs/x86-copy-series-io)" ]
 '
 done_testing
