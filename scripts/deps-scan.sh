@@ -23,7 +23,7 @@ if [ $# = 0 ]; then
 	set -- $(git ls-files '*.sh' '*.t' '*.mk' Makefile .ci/run)
 fi
 scan=${TMPDIR:-/tmp}/deps-scan.$$
-trap 'rm -f "$scan" "$scan.all"' EXIT
+trap 'rm -f "$scan" "$scan".*' EXIT
 
 # Words that the scan finds in prose (messages, case labels, heredocs)
 # and that happen to name a program; none of them is run.
@@ -77,10 +77,11 @@ function emit(seg,   n, w, i, k) {
 }' "$@" >"$scan.all" || die "scan: cannot read the scripts: $*"
 sort -k1,1 -u "$scan.all" >"$scan"
 
+# The programs: "WORD WHERE PATH" for each word that names one where a
+# Debian package would put it (not pyenv's or /usr/local's)
 bad=0
 while read -r word where; do
 	case " $PROSE " in *" $word "*) continue ;; esac
-	# where a Debian package would put it (not pyenv's or /usr/local's)
 	if ! path=$(PATH=$DEBIAN_PATH command -v "$word" 2>/dev/null); then
 		other=$(command -v "$word" 2>/dev/null) || continue
 		case $other in /*) ;; *) continue ;; esac	# a builtin or a function
@@ -89,24 +90,53 @@ while read -r word where; do
 		continue
 	fi
 	case $path in /*) ;; *) continue ;; esac	# a builtin
-	# usrmerge: dpkg knows /bin/cat and /sbin/depmod, PATH gives /usr/...
-	pkg=$( { dpkg -S "$path" || dpkg -S "${path#/usr}" || dpkg -S "$(readlink -f "$path")"; } 2>/dev/null |
-		grep -v '^diversion by' | head -n 1 | cut -d: -f1 | cut -d, -f1) || pkg=
-	if [ -z "$pkg" ]; then
-		echo "$where: $word ($path): no Debian package owns it: install it from a package of scripts/deps.list" >&2
-		bad=1
-		continue
-	fi
-	printf '%s\n' "$essential" | grep -qx "$pkg" && continue
-	printf '%s\n' "$listed" | grep -qx "$pkg" && continue
-	# a binary package built from a listed one (gcc-12 for build-essential's
-	# gcc, clang-14 for clang): accept it when a listed package depends on it
-	# shellcheck disable=SC2086,SC2020 # package names a word each; tr maps , and | to newlines
-	if dpkg-query -W -f '${Pre-Depends},${Depends}\n' $listed 2>/dev/null | tr ',|' '\n\n' |
-		sed 's/^ *//; s/[ :(].*//' | grep -qx "$pkg"; then
-		continue
-	fi
-	echo "$where: $word ($pkg): not in scripts/deps.list: add '$word $pkg' there" >&2
-	bad=1
-done <"$scan"
+	printf '%s %s %s\n' "$word" "$where" "$path"
+done <"$scan" >"$scan.progs" || die "scan: cannot write $scan.progs (disk full?)"
+
+# Who owns each, one dpkg -S for all ("PACKAGE PATH", the first package
+# of a path shared by several): the path, and for usrmerge (dpkg knows
+# /bin/cat and /sbin/depmod, PATH gives /usr/...) the path without /usr
+# and the file the path links to.  A path nobody owns is no error here.
+# shellcheck disable=SC2046 # a path a word, no blanks in PATH's directories
+dpkg -S $(awk '{ p = $3; print p; sub(/^\/usr/, "", p); print p }' "$scan.progs" | sort -u) \
+	$(awk '{ print $3 }' "$scan.progs" | xargs -r readlink -f | sort -u) 2>/dev/null |
+	grep -v '^diversion by' | sed -n 's/^\([^,:]*\).*: \(\/.*\)$/\1 \2/p' >"$scan.owners"
+# a binary package built from a listed one (gcc-12 for build-essential's
+# gcc, clang-14 for clang): accepted when a listed package depends on it
+# shellcheck disable=SC2086,SC2020 # package names a word each; tr maps , and | to newlines
+dpkg-query -W -f '${Pre-Depends},${Depends}\n' $listed 2>/dev/null | tr ',|' '\n\n' |
+	sed 's/^ *//; s/[ :(].*//' | sort -u >"$scan.depended"
+printf '%s\n' "$essential" >"$scan.essential"
+printf '%s\n' "$listed" >"$scan.listed"
+
+awk -v owners="$scan.owners" -v ok_files="$scan.essential $scan.listed $scan.depended" '
+BEGIN {
+	while ((getline l < owners) > 0) {
+		split(l, f, " ")
+		if (!(f[2] in owner))
+			owner[f[2]] = f[1]
+	}
+	n = split(ok_files, okf, " ")
+	for (i = 1; i <= n; i++)
+		while ((getline l < okf[i]) > 0)
+			if (l != "")
+				ok[l] = 1
+}
+{
+	word = $1; where = $2; path = $3; nousr = path
+	sub(/^\/usr/, "", nousr)
+	real = path
+	cmd = "readlink -f \"" path "\""
+	cmd | getline real
+	close(cmd)
+	pkg = path in owner ? owner[path] : nousr in owner ? owner[nousr] : real in owner ? owner[real] : ""
+	if (pkg == "") {
+		printf "%s: %s (%s): no Debian package owns it: install it from a package of scripts/deps.list\n", where, word, path
+		bad = 1
+	} else if (!(pkg in ok)) {
+		printf "%s: %s (%s): not in scripts/deps.list: add '\''%s %s'\'' there\n", where, word, pkg, word, pkg
+		bad = 1
+	}
+}
+END { exit bad }' "$scan.progs" >&2 || bad=1
 exit $bad
