@@ -22,7 +22,8 @@ plan 6
 kvm_rw=1
 
 # fake: a QEMU that answers --version with FAKE_QEMU_VERSION, logs every
-# other call to $SCRATCH/calls and never boots
+# other call to $SCRATCH/calls, passes the preflight (-S -qmp stdio: the
+# machine set up, then quit) and never boots
 fake() {
 	cat >qemu <<-\EOF
 	#!/bin/sh
@@ -40,6 +41,9 @@ fake() {
 	badkernel/*)
 		echo "qemu-system-x86_64: could not load kernel '\''bzImage'\''" >&2
 		exit 1 ;;
+	*" -S -qmp stdio")
+		# the preflight: the machine set up, then quit, as QEMU does
+		exit 0 ;;
 	esac
 	while :; do sleep 1; done
 	EOF
