@@ -2,8 +2,8 @@
 # send.sh: send the series with git send-email; a dry run unless SEND=1.
 #
 # To and Cc per patch come from the pinned tree's get_maintainer.pl (the
-# worktree's MAINTAINERS); the cover letter goes to everyone any patch
-# goes to.  FROM=<you> sets the sender (default: git config user.name and
+# worktree's MAINTAINERS), written into the headers of a copy of each
+# mail; the cover letter goes to everyone any patch goes to.  FROM=<you> sets the sender (default: git config user.name and
 # user.email, lib.sh: series_ident): one address, or it is refused.  With
 # neither, a dry run uses the placeholder 'x86-copy-series
 # <x86-copy-series@example.org>' and SEND=1 is refused.  SEND is 1, self
@@ -81,33 +81,8 @@ from=$(series_ident)
 printf '%s\n' "$from" | grep -Eqx '([^<>@]*<[^<>@ ]+@[^<>@ ]+>|[^<>@ ]+@[^<>@ ]+)' ||
 	usage_die "FROM='$from' is not one address: FROM='Name <you@example.org>'"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-send.XXXXXX") ||
-	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-files=""
-: >"$tmp/to" && : >"$tmp/cc" || die "tmp: cannot write in $tmp"
-# a patch whose recipients cannot be found is not sent to nobody
-for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); do
-	files="$files $PATCHES/$f"
-	sh "$TOP/scripts/get-maintainer.sh" to "$PATCHES/$f" >>"$tmp/to" &&
-		sh "$TOP/scripts/get-maintainer.sh" cc "$PATCHES/$f" >>"$tmp/cc" ||
-		die "get_maintainer: no recipients for $f (see above, or is $tmp full?); nothing sent"
-done
-# The cover letter: the union of all patches' recipients.
-cover=$(printf '%s\n' "$list" | awk -F'\t' '$1 == "cover" { print $2 }')
-if [ -n "$cover" ]; then
-	to=$(sort -u "$tmp/to" | paste -sd, - | sed 's/,/, /g')
-	cc=$(sort -u "$tmp/cc" | paste -sd, - | sed 's/,/, /g')
-	awk -v to="$to" -v cc="$cc" '!done && /^$/ { if (to != "") print "To: " to; if (cc != "") print "Cc: " cc; done = 1 } { print }' \
-		"$PATCHES/$cover" >"$tmp/$cover" ||
-		die "cover: could not write $tmp/$cover (disk full?); nothing sent"
-	files="$tmp/$cover$files"
-fi
-
+# SEND=1: CI's verdict first, so that a refusal comes before any work
 if [ "${SEND:-0}" = 1 ]; then
-	mode=""
 	why=$(ci_verdict)
 	if [ -n "$why" ] && [ -z "${SEND_OVERRIDE:-}" ]; then
 		die "ci: not sent: $why (SEND_OVERRIDE='why' sends anyway, kept in $OUT/send-overrides.log)"
@@ -118,10 +93,52 @@ if [ "${SEND:-0}" = 1 ]; then
 				"$from" "$why" "$SEND_OVERRIDE" >>"$OUT/send-overrides.log" ||
 			die "ci: cannot write $OUT/send-overrides.log (disk full?): nothing sent"
 	fi
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-send.XXXXXX") ||
+	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# with_rcpt FILE TO CC: FILE with "To: TO" and "Cc: CC" (when not empty)
+# at the end of its headers
+with_rcpt() {
+	awk -v to="$2" -v cc="$3" '!done && /^$/ { if (to != "") print "To: " to; if (cc != "") print "Cc: " cc; done = 1 } { print }' "$1"
+}
+# addresses FILE: its lines, one address each, as a header's list, in
+# get_maintainer.pl's order (each once)
+addresses() {
+	awk '!seen[$0]++' "$1" | paste -sd, - | sed 's/,/, /g'
+}
+# Each patch's To and Cc, asked of get_maintainer.pl once, go into its
+# headers (a copy in $tmp): what the dry run shows is what is sent
+files=""
+: >"$tmp/to" && : >"$tmp/cc" || die "tmp: cannot write in $tmp"
+for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); do
+	b=$tmp/${f##*/}
+	sh "$TOP/scripts/get-maintainer.sh" to "$PATCHES/$f" >"$b.to" &&
+		sh "$TOP/scripts/get-maintainer.sh" cc "$PATCHES/$f" >"$b.cc" ||
+		die "get_maintainer: no recipients for $f (see above, or is $tmp full?); nothing sent"
+	cat "$b.to" >>"$tmp/to" && cat "$b.cc" >>"$tmp/cc" &&
+		with_rcpt "$PATCHES/$f" "$(addresses "$b.to")" "$(addresses "$b.cc")" >"$b" ||
+		die "tmp: could not write $b (disk full?); nothing sent"
+	files="$files $b"
+done
+# the cover letter goes to everyone any patch goes to
+cover=$(printf '%s\n' "$list" | awk -F'\t' '$1 == "cover" { print $2 }')
+if [ -n "$cover" ]; then
+	sort -u "$tmp/to" >"$tmp/to.all" && sort -u "$tmp/cc" >"$tmp/cc.all" &&
+		with_rcpt "$PATCHES/$cover" "$(addresses "$tmp/to.all")" "$(addresses "$tmp/cc.all")" >"$tmp/${cover##*/}" ||
+		die "cover: could not write $tmp/${cover##*/} (disk full?); nothing sent"
+	files="$tmp/${cover##*/}$files"
+fi
+
+if [ "${SEND:-0}" = 1 ]; then
+	mode=""
 	progress send "sending $(echo "$files" | wc -w) mails as $from"
 elif [ "${SEND:-0}" = self ]; then
 	mode=self
-	# copies without the To: and Cc: of their headers (the cover's, above)
+	# copies without the To: and Cc: of their headers
 	mkdir "$tmp/self" || die "tmp: cannot write in $tmp"
 	self=
 	for f in $files; do
@@ -135,9 +152,6 @@ else
 	mode=--dry-run
 	progress send "dry run (SEND=1 sends): $(echo "$files" | wc -w) mails as $from"
 fi
-# the user's own git configuration for send-email (sendemail.smtpServer,
-# ...), which lib.sh hides from the toolkit's other git calls
-# shellcheck disable=SC2086 # $mode: none or one option; $files: a path each
 (unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
 if [ "$mode" = self ]; then
 	# the cover's To:/Cc: lines and every address in the mails left out
@@ -147,7 +161,5 @@ if [ "$mode" = self ]; then
 else
 	git -C "$TOP" send-email $mode --confirm=never --no-chain-reply-to \
 		--suppress-cc=self --from="$from" \
-		--to-cmd="sh $TOP/scripts/get-maintainer.sh to" \
-		--cc-cmd="sh $TOP/scripts/get-maintainer.sh cc" \
 		${SMTP_SERVER:+--smtp-server="$SMTP_SERVER"} $files
 fi)

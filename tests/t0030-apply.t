@@ -74,7 +74,10 @@ test_expect_success 'a worktree with local changes is refused and its changes ke
 # interrupt SIG [TARGET]: apply.sh in a session of its own, with a
 # pre-applypatch hook that, at the 3rd patch, cuts a file the patch wrote
 # in half (what a kill in the middle of git apply's writes leaves) and
-# sends SIG to apply.sh ("parent"), or to its whole process group (Ctrl-C)
+# sends SIG to apply.sh ("parent"), or to its whole process group (Ctrl-C).
+# apply.sh (dash) takes the signal once git am, which waits for the hook,
+# has ended: the hook's second of sleep only keeps it from returning
+# before a signal to the group reaches it
 interrupt() {
 	mkdir -p hooks && cat >hooks/pre-applypatch <<-EOF &&
 	#!/bin/sh
@@ -86,7 +89,7 @@ interrupt() {
 	else
 		kill -$1 0
 	fi
-	sleep 10
+	sleep 1
 	EOF
 	chmod +x hooks/pre-applypatch &&
 	{ rc=0; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=$SCRATCH/hooks \
