@@ -3,11 +3,11 @@
 #
 # To and Cc per patch come from the pinned tree's get_maintainer.pl (the
 # worktree's MAINTAINERS), written into the headers of a copy of each
-# mail; the cover letter goes to everyone any patch goes to.  FROM=<you> sets the sender (default: git config user.name and
-# user.email, lib.sh: series_ident): one address, or it is refused.  With
-# neither, a dry run uses the placeholder 'x86-copy-series
-# <x86-copy-series@example.org>' and SEND=1 is refused.  SEND is 1, self
-# or 0; anything else is refused.
+# mail; the cover letter goes to everyone any patch goes to.  FROM=<you>
+# sets the sender (default: git config user.name and user.email, lib.sh:
+# series_ident): one address, or it is refused.  With neither, a dry run
+# uses the placeholder 'x86-copy-series <x86-copy-series@example.org>'
+# and SEND=1 is refused.  SEND is 1, self or 0; anything else is refused.
 #
 # SEND=1 sends only what CI has passed: $OUT/ci/report.json (SEND_CI=<dir>
 # for another make ci's) must be of exactly the commits of the current
@@ -111,7 +111,8 @@ addresses() {
 	awk '!seen[$0]++' "$1" | paste -sd, - | sed 's/,/, /g'
 }
 # Each patch's To and Cc, asked of get_maintainer.pl once, go into its
-# headers (a copy in $tmp): what the dry run shows is what is sent
+# headers (a copy in $tmp): what the dry run shows is what is sent.  A
+# patch whose recipients cannot be found is not sent to nobody.
 files=""
 : >"$tmp/to" && : >"$tmp/cc" || die "tmp: cannot write in $tmp"
 for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); do
@@ -152,6 +153,9 @@ else
 	mode=--dry-run
 	progress send "dry run (SEND=1 sends): $(echo "$files" | wc -w) mails as $from"
 fi
+# the user's own git configuration for send-email (sendemail.smtpServer,
+# ...), which lib.sh hides from the toolkit's other git calls
+# shellcheck disable=SC2086 # $mode: none or one option; $files: a path each
 (unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
 if [ "$mode" = self ]; then
 	# the cover's To:/Cc: lines and every address in the mails left out
