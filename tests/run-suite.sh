@@ -34,7 +34,23 @@ jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 # first, so each is a sequence of one, at the shared lane's depth)
 shared=$(grep -L '^# test-parallel: ' tests/*.t | sed 's|^tests/||; s|\.t$||' | paste -sd, -)
 set -- --rules="seq=tests/{$shared}.t"
-for f in $(grep -l '^# test-parallel: ' tests/*.t); do
+# The parallel files, the longest first by the last run's prove.log: a
+# long one started last keeps a core busy after all else has ended.
+# Those it did not time (new, failed, no log: a clean clone) come
+# first, in name order.
+par=$(grep -l '^# test-parallel: ' tests/*.t)
+if [ -f "$log" ]; then
+	par=$(printf '%s\n' "$par" | awk -v plog="$log" '
+		BEGIN {
+			while ((getline l < plog) > 0)
+				if (match(l, /tests\/[^ ]+\.t \.+ ok +[0-9]+ ms/)) {
+					split(substr(l, RSTART, RLENGTH), w, " ")
+					ms[w[1]] = w[4]
+				}
+		}
+		{ print (($0 in ms) ? ms[$0] : 999999999), $0 }' | sort -k1,1nr -k2,2 | cut -d" " -f2)
+fi
+for f in $par; do
 	set -- "$@" --rules="seq=$f"
 done
 # --merge: one pipe a file.  tests/lib.sh sends stderr to stdout, and

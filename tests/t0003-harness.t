@@ -95,7 +95,7 @@ test_expect_success 'test-quick: a file that builds a kernel or boots a guest sa
 	grep -Eq "^(\[[0-9:]*\] )?tests/t1-a.t \.+ ok +[0-9]+ ms" quick.out && ! grep -q "tests/t2-b.t \.\." quick.out &&
 	grep -q "^  tests/t2-b.t: boots a guest$" quick.out && tail -n 1 quick.out | grep -q "^Result: PASS"
 '
-test_expect_success 'lanes: files without a test-parallel header run one after the other, in name order; a file with one names none of the shared state' '
+test_expect_success 'lanes: files without a test-parallel header run one after the other, in name order; a file with one names none of the shared state; the longest parallel file first' '
 	# the worktree, the run'"'"'s results, the builds and guests: what the shared lane is for
 	p="\\\$WORKTREE|\\\$\{WORKTREE|\\\$OUT/|bench_vm_kernel|scripts/build\.sh|checks/checks\.sh|checks/kunit\.sh|make -C [^|]* quick" &&
 	for f in $(grep -l "^# test-parallel: [a-z]" "$TOP"/tests/*.t); do
@@ -110,6 +110,14 @@ test_expect_success 'lanes: files without a test-parallel header run one after t
 	{ printf "#!/bin/sh\n# test-parallel: its scratch only\n"; sed 1d mini/tests/t-s1.t | sed "s/s1-/p1-/g"; } >mini/tests/t-p1.t &&
 	(cd mini && TEST_JOBS=2 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >lanes.out 2>&1; cat lanes.out mini/out/order &&
 	[ "$(grep "^s" mini/out/order | tr "\n" " ")" = "s1-start s1-end s2-start s2-end s3-start s3-end " ] &&
-	grep -qx p1-end mini/out/order && tail -n 1 lanes.out | grep -q "^Result: PASS"
+	grep -qx p1-end mini/out/order && tail -n 1 lanes.out | grep -q "^Result: PASS" &&
+	# the parallel files, longest first by the last prove.log (made up
+	# here: p2 took longest); p3, which it does not time, first of all
+	for n in p2 p3; do sed "s/p1-/$n-/g" mini/tests/t-p1.t >mini/tests/t-$n.t || return 1; done &&
+	printf "[10:00:00] tests/t-p1.t .. ok       10 ms ( 0.00 usr )\n[10:00:01] tests/t-p2.t .. ok     9000 ms ( 0.00 usr )\n" >mini/out/prove.log &&
+	: >mini/out/order &&
+	(cd mini && TEST_JOBS=2 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >lanes.out 2>&1; cat lanes.out mini/out/order &&
+	[ "$(grep "^p.-start" mini/out/order | tr "\n" " ")" = "p3-start p2-start p1-start " ] &&
+	tail -n 1 lanes.out | grep -q "^Result: PASS"
 '
 done_testing
