@@ -8,13 +8,15 @@
 #
 # git format-patch writes one mbox per commit (zero commit ids, no
 # signature: the output depends on the commits only).  Every mail gets a
-# stable Message-Id, <x86-copy-series-v<N>-<k>@example.org>, except a
-# carried patch of another author, which keeps the Message-Id its Link:
-# trailer records; all reply to the cover letter.  Notes below a patch's
-# '---' line live in no commit: they are kept from the old patches/ file
-# with the same subject.  The cover letter keeps
-# its text, gets the new numbering and the base-commit trailer; the
-# upstream entries of patches/series are kept as they are.  `make apply`
+# stable Message-Id of this posting, <x86-copy-series-v<N>-<k>@example.org>,
+# a carried patch of another author too (a new posting is a new message:
+# its original is the Link: trailer); all reply to the cover letter.
+# Notes below a patch's '---' line live in no commit: they are kept from
+# the old patches/ file with the same subject.  The cover letter keeps its
+# text but for what the commits give: the numbering, the shortlog and
+# diffstat (format-patch's own, so that they are never stale) and the
+# base-commit trailer; the upstream entries of patches/series are kept as
+# they are.  `make apply`
 # of the export gives the same commits (tests/t0070-export.t).  Nothing of
 # $DEST changes until the whole export is written next to it.
 #
@@ -41,7 +43,6 @@ if [ "$VERSION" = 1 ]; then prefix=PATCH; else prefix="PATCH v$VERSION"; fi
 ident=$(series_ident)
 printf '%s\n' "$ident" | grep -Eqx '[^<>@]*<[^<>@ ]+@[^<>@ ]+>' ||
 	usage_die "FROM='$ident' is not one 'Name <address>': FROM='Name <you@example.org>'"
-ident_email=$(printf '%s\n' "$ident" | sed 's/.*<\(.*\)>$/\1/')
 
 base=$(base_commit)
 head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
@@ -118,30 +119,40 @@ keep_notes() {
 k=0
 for f in "$tmp"/gen/*.mbox; do
 	k=$((k + 1))
-	c=$(kgit rev-list --reverse "$base..$head" | sed -n "${k}p")
-	author=$(kgit log -1 --format=%ae "$c")
-	link=$(kgit log -1 --format=%B "$c" |
-		sed -n 's|^Link: https://lore.kernel.org/r/\(.*\)$|<\1>|p' | head -n 1)
-	if [ "$author" != "$PIN_IDENT_EMAIL" ] && [ "$author" != "$ident_email" ] &&
-		[ -n "$link" ]; then
-		id=$link
-	else
-		id=$(msgid $k)
-	fi
-	add_headers "$f" "$id" && keep_notes "$f" && set_ident "$f" ||
+	add_headers "$f" "$(msgid $k)" && keep_notes "$f" && set_ident "$f" ||
 		die "write: could not rewrite $f (disk full?); $DEST is unchanged"
 done
 
-# The cover letter: same text, new numbering, Message-Id and base-commit.
-awk -v subj="[$prefix 0/$n]" -v id="$cover_id" -v base="$base" '
+# The shortlog and diffstat of the commits, as format-patch writes them
+# into a cover letter of its own: what follows its blurb, up to the
+# signature.
+kgit -c core.abbrev=9 format-patch -q --cover-letter --zero-commit --no-signature \
+	-o "$tmp/cl" "$base..$head" ||
+	die "format-patch: could not write a cover letter into $tmp/cl (disk full?); $DEST is unchanged"
+awk '/^\*\*\* BLURB HERE \*\*\*$/ { on = 1; getline; next }
+	on && /^-- $/ { exit } on { print }' "$tmp/cl/0000-cover-letter.patch" |
+	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$tmp/stat" && [ -s "$tmp/stat" ] ||
+	die "format-patch: its cover letter has no shortlog and diffstat ($tmp/cl); $DEST is unchanged"
+
+# The cover letter: same text, new numbering, Message-Id, shortlog and
+# diffstat (from the first "Name (N):" line to the "files changed" one),
+# base-commit.
+awk -v subj="[$prefix 0/$n]" -v id="$cover_id" -v base="$base" -v stat="$tmp/stat" '
 	NR == 1 { print "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"; next }
 	hdr == 0 && /^Subject:/ { sub(/\[[^]]*\]/, subj) }
 	hdr == 0 && /^Message-Id:/ { print "Message-Id: " id; next }
 	hdr == 0 && /^$/ { hdr = 1 }
+	hdr && !st && /^[^ \t].* \([0-9]+\):$/ { st = 1
+		while ((getline l < stat) > 0) print l
+		next }
+	st == 1 && /^ [0-9]+ files? changed/ { st = 2; next }
+	st == 1 { next }
 	/^base-commit: / { print "base-commit: " base; seen = 1; next }
 	{ print }
-	END { if (!seen) exit 3 }' "$PATCHES/0000-cover-letter.mbox" >"$tmp/cover.mbox" || {
-	[ $? = 3 ] && die "cover: $PATCHES/0000-cover-letter.mbox has no 'base-commit:' line"
+	END { if (st != 2) exit 4; if (!seen) exit 3 }' "$PATCHES/0000-cover-letter.mbox" >"$tmp/cover.mbox" || {
+	rc=$?
+	[ $rc = 3 ] && die "cover: $PATCHES/0000-cover-letter.mbox has no 'base-commit:' line"
+	[ $rc = 4 ] && die "cover: $PATCHES/0000-cover-letter.mbox has no shortlog and diffstat (an 'Author (N):' line, then a ' N files changed' one) for the export to replace"
 	die "write: could not write $tmp/cover.mbox (disk full?); $DEST is unchanged"
 }
 set_ident "$tmp/cover.mbox" ||

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 6
+plan 7
 
 test_expect_success 'export, then apply the export: the same commit ids' '
 	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" &&
@@ -22,15 +22,33 @@ test_expect_success 'the committed patches/ is exactly what export writes' '
 	diff -r -x upstream "$TOP/patches" p
 '
 
-test_expect_success 'VERSION=2: [PATCH v2 k/N], stable v2 Message-Ids, carried patches keep theirs' '
+test_expect_success 'VERSION=2: [PATCH v2 k/N], v2 Message-Ids for every mail, a carried one its original as Link:' '
 	VERSION=2 PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" &&
 	grep -q "^Subject: \[PATCH v2 0/[0-9]*\]" p/0000-cover-letter.mbox &&
 	grep -q "^Message-Id: <x86-copy-series-v2-0@example.org>" p/0000-cover-letter.mbox &&
 	grep -l "^Subject: \[PATCH v2 1/" p/0001-*.mbox &&
 	grep -q "^Message-Id: <x86-copy-series-v2-1@example.org>" p/0001-*.mbox &&
-	grep -q "^Message-Id: <20261013100442.2658311-1-usama.arif@linux.dev>" p/*REP-MOVSB*.mbox &&
-	grep -q "^In-Reply-To: <x86-copy-series-v2-0@example.org>" p/*REP-MOVSB*.mbox &&
+	f=$(ls p/*REP-MOVSB*.mbox) && k=$(basename "$f" | sed "s/^0*\([0-9]*\)-.*/\1/") &&
+	grep -qx "Message-Id: <x86-copy-series-v2-$k@example.org>" "$f" &&
+	grep -qx "Link: https://lore.kernel.org/r/20261013100442.2658311-1-usama.arif@linux.dev" "$f" &&
+	! grep -q "^Message-Id: <[^x]" p/*.mbox &&
+	grep -q "^In-Reply-To: <x86-copy-series-v2-0@example.org>" "$f" &&
 	grep -q "^base-commit: $(git -C "$WORKTREE" rev-parse "$REF_NS/base")" p/0000-cover-letter.mbox
+'
+
+# A stale shortlog and diffstat in the cover letter (an edit after the
+# last export, a dropped patch) are replaced by format-patch's own.
+test_expect_success 'the cover letter: shortlog and diffstat of the commits, whatever the old ones said' '
+	cp -r "$TOP/patches" stale &&
+	sed -i "s/^\( [0-9]* files\? changed\).*/\1, 1 insertion(+), 1 deletion(-)/; s/^\(.*\) (\([0-9]*\)):\$/\1 (9\2):/" stale/0000-cover-letter.mbox &&
+	! diff -q "$TOP/patches/0000-cover-letter.mbox" stale/0000-cover-letter.mbox &&
+	PATCHES=$SCRATCH/stale PATCHES_OUT=$SCRATCH/fresh sh "$TOP/scripts/export.sh" &&
+	git -C "$WORKTREE" diff --stat "$REF_NS/base" "$REF_NS/series" | tail -n 1 >want &&
+	grep -qxF "$(cat want)" fresh/0000-cover-letter.mbox &&
+	! grep -q "^.* (9[0-9]*):\$" fresh/0000-cover-letter.mbox &&
+	sed -i "/^ [0-9]* files\? changed/d" stale/0000-cover-letter.mbox &&
+	PATCHES=$SCRATCH/stale PATCHES_OUT=$SCRATCH/nostat expect_fail sh "$TOP/scripts/export.sh" &&
+	grep_err "cover: .* has no shortlog and diffstat" && [ ! -e nostat ]
 '
 test_expect_success 'VERSION that is no positive number, PATCHES_OUT that is a file: refused' '
 	for v in 0 01 x 2a ""; do
@@ -65,7 +83,7 @@ test_expect_success 'identity: the placeholder becomes FROM (or the git identity
 	grep -qx "From: Maint Ainer <m@example.org>" m/0000-cover-letter.mbox &&
 	grep -qx "From: Maint Ainer <m@example.org>" m/0001-*.mbox &&
 	grep -qx "Signed-off-by: Maint Ainer <m@example.org>" m/0001-*.mbox &&
-	grep -qx "^Message-Id: <x86-copy-series-v2-1@example.org>" m/0001-*.mbox &&
+	grep -qx "^Message-Id: <x86-copy-series-v[0-9]*-1@example.org>" m/0001-*.mbox &&
 	grep -q "^From: Li Zhe <lizhe.67@bytedance.com>" m/*fixed-size-fastpa*.mbox &&
 	grep -q "^Signed-off-by: Li Zhe <lizhe.67@bytedance.com>" m/*fixed-size-fastpa*.mbox &&
 	grep -qx "Signed-off-by: Maint Ainer <m@example.org>" m/*fixed-size-fastpa*.mbox &&
