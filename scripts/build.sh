@@ -35,8 +35,8 @@ else
 	[ $# = 1 ] || usage_die "build.sh [--results DIR] COMMIT: one commit (make build COMMITS='...' for several)"
 fi
 
-# FRAGMENT=<file>: another fragment (bench-vm/kasan.sh passes
-# kernel.config with kasan.config appended)
+# FRAGMENT=<file>: another fragment (bench-vm/checked.sh passes
+# kernel.config with a variant's fragment appended)
 FRAGMENT=${FRAGMENT:-$TOP/bench-vm/kernel.config}
 JOBS=${JOBS:-$(nproc)}
 BUILD_TARGETS=${BUILD_TARGETS:-bzImage}

@@ -246,7 +246,7 @@ DEPS_LIST the packages to install, not a result (deps.list: "# not an input")
 FROM the sender of make send
 JOBS how many at once, not what is built or checked
 VM_NS_KB the driver NVDIMM size of a guest, from NS_SIZE: the estimate only
-KASAN_BASE read by bench-vm/kasan.sh (make kasan), hashed with the scripts of bench-vm/ but no part of a step
+CHECKED_BASE read by bench-vm/checked.sh (a checked boot), hashed with the scripts of bench-vm/ but no part of a step
 KERNEL_BASE KERNEL_TREE REF_NS WORKTREE XCS_WORKTREE_LOCK where the commits are: their ids and trees are the key
 KUNIT_TIMEOUT a limit: a run it cuts is an error, not a result
 KVM_DEV KVM_PROBE_CACHE KVM_PROBE_TIMEOUT KVM_REPROBE the KVM probe: under ACCEL=auto its verdict picks kvm or tcg, which every record names (the stamp holds ACCEL, not the verdict)
