@@ -1,5 +1,5 @@
 #!/bin/sh
-# The reviewer's outputs, from the claims of a report (the v2 icount
+# The reviewer's outputs, from the claims of a report (the v3 icount
 # record set with patches/ as it is).  make reply: a reply to the cover
 # letter whose headers answer the cover, whose body keeps to 75 columns
 # with each claim's claimed and reproduced figure, clock label and
@@ -10,7 +10,7 @@
 # reproducer itself: t0701.)
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-SET=$TOP/results/2026-12-01-series-v2/vm-icount-100G
+SET=$TOP/results/2026-12-04-series-v3/vm-icount-100G
 [ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-reproduce is not built: run 'make tools'"
 plan 4
 FROM='Rev Iewer <reviewer@example.org>'
@@ -19,7 +19,7 @@ MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
 REPLY="sh $TOP/scripts/reply.sh"
 REPRO="sh $TOP/scripts/reproduce.sh"
 
-# a report of the real series and its real v2 records, as make report makes it
+# a report of the real series and its real v3 records, as make report makes it
 real_report() {
 	mkdir -p rep && ln -s "$TOP/patches" rep/patches &&
 	(cd rep && "$BIN/ci-report" --commits "$SET/commits.txt" --json r.json "$SET"/*.jsonl \
@@ -38,8 +38,8 @@ test_expect_success 'make reply: a reply to the cover letter, claim by claim, th
 	[ -z "$(sed "1,/^\$/d" reply.mbox | awk "length(\$0) > 75")" ] &&
 	grep -q "^2/7 mm/mm_init: add a template-based fast path" reply.mbox &&
 	sed -n "/^  template\/nd_pmem\$/,/^  [a-z]/p" reply.mbox >claim &&
-	grep -q "^    claimed: *1115.00 -> 934.00 (-16.2%)" claim &&
-	tr "\n" " " <claim | grep -q "reproduced: *1115.00 -> 934.00 ms (-16.2%, exact: tcg-icount, no test, n *5/5); sd 0 / 0 \[tcg-icount\]" &&
+	grep -q "^    claimed: *1115.00 -> 649.00 (-41.8%)" claim &&
+	tr "\n" " " <claim | grep -q "reproduced: *1115.00 -> 649.00 ms (-41.8%, exact: tcg-icount, no test, n *5/5); sd 0 / 0 \[tcg-icount\]" &&
 	grep -q "^    verdict: *reproduced: the claimed figures" claim &&
 	grep -q "^    author: *template fast path" claim && grep -q "^    here: *1/7 -> 2/7" claim &&
 	grep -q "^  make reproduce ID=<claim id>" reply.mbox &&
@@ -95,7 +95,7 @@ test_expect_success 'make reproduce: an unknown claim, one nothing measures, a h
 	grep_err "a bench claim [(]host timings .*make bench COMMITS=" &&
 	# a report of commits whose runs are not here (another ref, another machine)
 	expect_fail env CI_OUT=$PWD/nothing $REPRO template/nd_pmem &&
-	grep_err "reproduce: inputs: .*/nothing/02bedf82ac4c[0-9a-f]*/bench-vm/inputs is missing: make ci.s bench-vm step" &&
+	grep_err "reproduce: inputs: .*/nothing/9dfd520c6694[0-9a-f]*/bench-vm/inputs is missing: make ci.s bench-vm step" &&
 	{ $MK reproduce >out 2>err; rc=$?; cat err; [ $rc != 0 ]; } &&
 	grep -q "usage: make reproduce ID=<claim id>" err &&
 	[ ! -e repro ] && [ -z "$(ls -a | grep "^[.]repro")" ]
