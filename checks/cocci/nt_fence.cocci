@@ -3,14 +3,16 @@
 /// are weakly ordered: other CPUs and devices may see them after later
 /// stores of the CPU that made them.  So a store fence
 /// (memcpy_nontemporal_fence(), wmb(), pmem_wmb(), sfence) must come after
-/// them on every path before the function returns (its caller publishes
-/// what it wrote), and before cond_resched() or schedule(): the task may
-/// move to another CPU, whose fence would not order them.  The CPU that
-/// stored reads its own stores back in program order, so a read-back needs
-/// no fence.  A static function may leave the fence to its callers, two
-/// levels deep (a helper's caller, and that caller's caller when it is
-/// static too).  The copy primitives themselves (memcpy_flushcache(),
-/// movnti_*()...) are not judged, their callers are.
+/// them on every path before the function returns: its caller publishes
+/// what it wrote.  The CPU that stored reads its own stores back in
+/// program order, so a read-back needs no fence.  Nothing is asked before
+/// cond_resched() or schedule(): with full preemption the task can move at
+/// any instruction, no streaming-store user in the kernel fences for that,
+/// and on x86 the context switch orders the stores (it takes the runqueue
+/// lock with a locked instruction).  A static function may leave the fence
+/// to its callers, three levels deep (a helper's static caller, its static
+/// caller, and that one's caller).  The copy primitives themselves
+/// (memcpy_flushcache(), movnti_*()...) are not judged, their callers are.
 //
 // Confidence: Moderate
 // Options: --no-includes --include-headers
@@ -38,22 +40,6 @@ nt@p(...);
     when != sfence();
 }
 
-// a path from a non-temporal copy to cond_resched() or schedule(), without
-// fence
-@resched exists@
-identifier nt = {memcpy_nontemporal, memcpy_flushcache, __memcpy_flushcache,
-		 movnti_4, movnti_8, movnti_16, movnti_32, movnti_64};
-identifier rs = {cond_resched, schedule};
-position p, q;
-@@
-
-nt@p(...);
-... when != memcpy_nontemporal_fence();
-    when != wmb();
-    when != pmem_wmb();
-    when != sfence();
-rs@q();
-
 @isstatic@
 identifier unfenced.fn;
 @@
@@ -78,20 +64,6 @@ fn@c(...);
     when != pmem_wmb();
     when != sfence();
 }
-
-// the same helper called before cond_resched() or schedule(), without fence
-@caller_resched exists@
-identifier unfenced.fn;
-identifier rs = {cond_resched, schedule};
-position c, q;
-@@
-
-fn@c(...);
-... when != memcpy_nontemporal_fence();
-    when != wmb();
-    when != pmem_wmb();
-    when != sfence();
-rs@q();
 
 @isstatic2@
 identifier caller.f2;
@@ -118,18 +90,30 @@ f2@c2(...);
     when != sfence();
 }
 
-@caller2_resched exists@
-identifier caller.f2;
-identifier rs = {cond_resched, schedule};
-position c2, q;
+@isstatic3@
+identifier caller2.f3;
 @@
 
-f2@c2(...);
+static f3(...) { ... }
+
+// the third level: a static caller of that one, called without a fence
+// after it (memmap_init_zone_device_order0() in memmap_init_zone_device())
+@caller3 exists@
+identifier caller2.f3;
+identifier f4 != {memcpy_nontemporal, memcpy_flushcache, __memcpy_flushcache,
+		  movnti_4, movnti_8, movnti_16, movnti_32, movnti_64};
+position c3;
+@@
+
+f4(...)
+{
+... when any
+f3@c3(...);
 ... when != memcpy_nontemporal_fence();
     when != wmb();
     when != pmem_wmb();
     when != sfence();
-rs@q();
+}
 
 @script:python depends on report && unfenced && !isstatic@
 p << unfenced.p;
@@ -140,16 +124,6 @@ fn << unfenced.fn;
 coccilib.report.print_report(p[0],
 	"error: %s() in %s() is not followed by a store fence (memcpy_nontemporal_fence(), wmb()) before it returns" % (nt, fn))
 
-@script:python depends on report@
-p << resched.p;
-q << resched.q;
-nt << resched.nt;
-rs << resched.rs;
-@@
-
-coccilib.report.print_report(q[0],
-	"error: %s() with the non-temporal stores of %s() on line %s in flight: fence first, a fence on another CPU does not order them" % (rs, nt, p[0].line))
-
 @script:python depends on report && caller && !isstatic2@
 c << caller.c;
 fn << unfenced.fn;
@@ -159,17 +133,7 @@ f2 << caller.f2;
 coccilib.report.print_report(c[0],
 	"error: %s() leaves non-temporal stores unfenced and %s() returns without a store fence after calling it" % (fn, f2))
 
-@script:python depends on report@
-c << caller_resched.c;
-q << caller_resched.q;
-fn << unfenced.fn;
-rs << caller_resched.rs;
-@@
-
-coccilib.report.print_report(q[0],
-	"error: %s() with the non-temporal stores of %s() on line %s in flight: fence first, a fence on another CPU does not order them" % (rs, fn, c[0].line))
-
-@script:python depends on report@
+@script:python depends on report && caller2 && !isstatic3@
 c2 << caller2.c2;
 f2 << caller.f2;
 f3 << caller2.f3;
@@ -179,11 +143,10 @@ coccilib.report.print_report(c2[0],
 	"error: %s() leaves non-temporal stores unfenced and %s() returns without a store fence after calling it" % (f2, f3))
 
 @script:python depends on report@
-c2 << caller2_resched.c2;
-q << caller2_resched.q;
-f2 << caller.f2;
-rs << caller2_resched.rs;
+c3 << caller3.c3;
+f3 << caller2.f3;
+f4 << caller3.f4;
 @@
 
-coccilib.report.print_report(q[0],
-	"error: %s() with the non-temporal stores of %s() on line %s in flight: fence first, a fence on another CPU does not order them" % (rs, f2, c2[0].line))
+coccilib.report.print_report(c3[0],
+	"error: %s() leaves non-temporal stores unfenced and %s() returns without a store fence after calling it" % (f3, f4))

@@ -1,6 +1,6 @@
-/* nt_fence: fenced at return and before cond_resched, on every path, by
- * the caller of a helper or of its static caller; a read-back by the same
- * CPU needs no fence
+/* nt_fence: fenced at return, on every path, by the caller of a helper or
+ * of its static callers, three levels up; a read-back by the same CPU needs
+ * no fence, and nothing is asked before cond_resched()
  */
 struct page { unsigned long flags; };
 
@@ -59,4 +59,27 @@ void top(struct page *page, const struct page *tmpl, int n)
 		}
 	}
 	memcpy_nontemporal_fence();
+}
+
+void resched(struct page *page, const struct page *tmpl, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memcpy_nontemporal(page + i, tmpl, sizeof(*tmpl));
+		cond_resched();
+	}
+	memcpy_nontemporal_fence();
+}
+
+static void mid2(struct page *page, const struct page *tmpl, int n)
+{
+	mid(page, tmpl, n);
+}
+
+void top3(struct page *page, const struct page *tmpl, int n)
+{
+	mid2(page, tmpl, n);
+	cond_resched();
+	wmb();
 }

@@ -1,4 +1,5 @@
-/* nt_fence: unfenced at return, a static helper's caller unfenced, resched */
+/* nt_fence: unfenced at return, a static helper's callers unfenced, one to
+ * three levels up */
 struct page { unsigned long flags; };
 
 void exported(struct page *page, const struct page *tmpl, int n)
@@ -28,17 +29,6 @@ int early(struct page *page, const struct page *tmpl)
 	return 0;
 }
 
-void resched(struct page *page, const struct page *tmpl, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		memcpy_nontemporal(page + i, tmpl, sizeof(*tmpl));
-		cond_resched();
-	}
-	memcpy_nontemporal_fence();
-}
-
 static void mid(struct page *page, const struct page *tmpl)
 {
 	helper(page, tmpl);
@@ -49,9 +39,12 @@ void top(struct page *page, const struct page *tmpl)
 	mid(page, tmpl);
 }
 
-void top_resched(struct page *page, const struct page *tmpl)
+static void mid2(struct page *page, const struct page *tmpl)
 {
-	helper(page, tmpl);
-	cond_resched();
-	wmb();
+	mid(page, tmpl);
+}
+
+void top3(struct page *page, const struct page *tmpl)
+{
+	mid2(page, tmpl);
 }

@@ -32,3 +32,38 @@ void init(struct page *page, int n, char *buf, const char *src,
 	__memcpy_flushcache(buf, src, 64);
 	memcpy_nontemporal_fence();
 }
+
+/* the copy two and three static levels down, every call guarded */
+static inline void copy2(struct page *page, struct page *tmpl)
+{
+	memcpy_nontemporal(page, tmpl, sizeof(*tmpl));
+}
+
+static void dispatch(struct page *page, struct page *tmpl, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		copy2(page + i, tmpl);
+}
+
+static void sections(struct page *page, struct page *tmpl, int n,
+		     bool use_template)
+{
+	if (use_template && n > 2)
+		dispatch(page, tmpl, n);
+	cond_resched();
+}
+
+void init3(struct page *page, int n, bool use_template)
+{
+	struct page tmpl;
+
+	if (use_template && n == 1) {
+		dispatch(page, &tmpl, n);
+		goto done;
+	}
+	sections(page, &tmpl, n, use_template);
+done:
+	memcpy_nontemporal_fence();
+}
