@@ -7,7 +7,7 @@
 # finding and the commit fails.  The real series passes every check.
 # To stay within minutes, the kernel's ~70 coccinelle rules
 # (COCCI_SET=ours), clang and KUnit are left to `make checks`; sparse
-# runs on the bad commit and on patch 5.
+# runs on the bad commit and on patch 6 (the streaming copies).
 # test-quick: no: builds kernel objects (sparse, clang)
 . "$(dirname "$0")/lib.sh"
 CHECKS="sh $TOP/checks/checks.sh"
@@ -48,11 +48,12 @@ commit_edit() {
 
 test_expect_success 'a bad commit: sparse, Signed-off-by, asm numbers and the fence are caught' '
 	n=$(git -C "$WORKTREE" show "$HEAD:mm/mm_init.c" | grep -n "Order the streaming stores before the stores that publish" | cut -d: -f1) &&
-	n=$((n + 3)) &&
+	f=$(git -C "$WORKTREE" show "$HEAD:mm/mm_init.c" | awk -v n="$n" "NR > n && /memcpy_nontemporal_fence\\(\\);/ { print NR; exit }") &&
+	[ -n "$f" ] &&
 	bad=$(commit_edit "$HEAD" "x86/lib: tweak memcpy and the memmap init
 
 It is better this way." \
-		mm/mm_init.c "$((n + 1))d; s/^void __init mm_core_init(void)\$/static int xcs_peek(int __user *p) { return *(int *)p; }\n&/" \
+		mm/mm_init.c "${f}d; s/^void __init mm_core_init(void)\$/static int xcs_peek(int __user *p) { return *(int *)p; }\n&/" \
 		arch/x86/lib/memcpy_64.S "1a/* a comment */") &&
 	CHECKS_ONLY="checkpatch changelog sparse cocci" expect_fail $CHECKS "$bad" &&
 	d=$OUT/checks/$bad && r=$d/records.jsonl && cat "$d/verdict" &&
@@ -60,7 +61,7 @@ It is better this way." \
 	new_error sparse "mm/mm_init.c: warning: cast removes address space .__user." "$r" &&
 	new_error changelog "patch: signoff: no Signed-off-by" "$r" &&
 	new_error changelog "patch: asm-numbers: touches arch/x86/lib/memcpy_64.S but names no hardware" "$r" &&
-	new_error cocci "mm/mm_init.c: nt_fence: error: zone_device_page_copy() leaves non-temporal stores unfenced and memmap_init_zone_device() returns" "$r" &&
+	new_error cocci "mm/mm_init.c: nt_fence: error: zone_device_copy_pages() leaves non-temporal stores unfenced and memmap_init_zone_device() returns" "$r" &&
 	new_error checkpatch "patch: ERROR:MISSING_SIGN_OFF" "$r" &&
 	grep_err "$(printf %.12s "$bad") sparse: 1 new finding" &&
 	grep_err "verdict: $(printf %.12s "$bad") adds error-level findings or fails KUnit" &&
@@ -88,8 +89,8 @@ test_expect_success 'make checks on the real series: every commit passes, a line
 	grep -q "^commit  *verdict  *new  *errors  *subject$" table
 '
 
-test_expect_success 'the real series: patch 5 adds no sparse finding in mm/mm_init.c' '
-	c5=$(git -C "$WORKTREE" rev-list --reverse "$BASE..$HEAD" | sed -n 5p) &&
+test_expect_success 'the real series: patch 6 adds no sparse finding in mm/mm_init.c' '
+	c5=$(git -C "$WORKTREE" rev-list --reverse "$BASE..$HEAD" | sed -n 6p) &&
 	rm -rf "$OUT/checks/cache/$c5/sparse" "$OUT/checks/cache/$(git -C "$WORKTREE" rev-parse "$c5^")/sparse" &&
 	CHECKS_ONLY=sparse $CHECKS "$c5" 2>err && cat err && grep -q "sparse: sparse (make C=2" err &&
 	[ "$(head -n 1 "$OUT/checks/$c5/verdict")" = pass ] &&
