@@ -69,8 +69,10 @@ progress export "format-patch $n commits, [$prefix k/$n]"
 # core.abbrev fixed: git's default grows with the object count it
 # estimates (loose objects counted otherwise than packed ones), and the
 # index lines of one series must not depend on how the repository is stored
+# --cover-letter: its shortlog and diffstat replace the cover's (below)
 kgit -c core.abbrev=9 format-patch -q --zero-commit --no-signature --numbered --suffix=.mbox \
-	--subject-prefix="$prefix" -o "$tmp/gen" "$base..$head" ||
+	--cover-letter --subject-prefix="$prefix" -o "$tmp/gen" "$base..$head" &&
+	mv "$tmp/gen/0000-cover-letter.mbox" "$tmp/cover-gen.mbox" ||
 	die "format-patch: could not write the patches into $tmp/gen (disk full? see above); $DEST is unchanged"
 
 # add_headers FILE ID: Message-Id, In-Reply-To and References at the end
@@ -124,15 +126,11 @@ for f in "$tmp"/gen/*.mbox; do
 done
 
 # The shortlog and diffstat of the commits, as format-patch writes them
-# into a cover letter of its own: what follows its blurb, up to the
-# signature.
-kgit -c core.abbrev=9 format-patch -q --cover-letter --zero-commit --no-signature \
-	-o "$tmp/cl" "$base..$head" ||
-	die "format-patch: could not write a cover letter into $tmp/cl (disk full?); $DEST is unchanged"
+# into its own cover letter: what follows its blurb, up to the signature.
 awk '/^\*\*\* BLURB HERE \*\*\*$/ { on = 1; getline; next }
-	on && /^-- $/ { exit } on { print }' "$tmp/cl/0000-cover-letter.patch" |
+	on && /^-- $/ { exit } on { print }' "$tmp/cover-gen.mbox" |
 	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$tmp/stat" && [ -s "$tmp/stat" ] ||
-	die "format-patch: its cover letter has no shortlog and diffstat ($tmp/cl); $DEST is unchanged"
+	die "format-patch: its cover letter has no shortlog and diffstat ($tmp/cover-gen.mbox); $DEST is unchanged"
 
 # The cover letter: same text, new numbering, Message-Id, shortlog and
 # diffstat (from the first "Name (N):" line to the "files changed" one),
