@@ -163,7 +163,13 @@ test_expect_success 'the report in the record set is the one ci-report makes of 
 	(cd "$TOP" && "$REPORT" --commits "$SET/commits.txt" --markdown "$SCRATCH/g.md" \
 		--gate-pct 5 --gate-pct-tcg 25 --gate-pct-icount 1 --gate-ack ci/gate-ack.txt \
 		results/2026-12-04-series-v3/vm-icount-100G/*.jsonl >/dev/null 2>&1 || [ $? = 1 ]) &&
-	diff -u "$SET/ci-report.md" g.md
+	diff -u "$SET/ci-report.md" g.md &&
+	M=results/2026-12-04-series-v3/model-8G &&
+	(cd "$TOP" && "$REPORT" --commits $M/commits.txt --markdown "$SCRATCH/m.md" \
+		--text "$SCRATCH/m.txt" --gate-pct 5 --gate-pct-tcg 25 --gate-pct-icount 1 \
+		--gate-ack ci/gate-ack.txt --costs results/2026-12-02-costs-amd-epyc/cost-table.jsonl \
+		$M/*.jsonl >/dev/null 2>&1 || [ $? = 1 ]) &&
+	diff -u "$TOP/$M/ci-report.md" m.md && diff -u "$TOP/$M/ci-report.txt" m.txt
 '
 test_expect_success 'a report of a part of the series (CI_COMMITS): a claim of the head is no data, never measured at the last column' '
 	ln -s "$TOP/patches" patches && commits_of x patches | head -n 4 >commits.txt &&
