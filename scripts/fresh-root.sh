@@ -128,6 +128,16 @@ run() {
 	progress run "extracting the root into $root"
 	tar -C "$root" -xf "$TARBALL"
 	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	# The machine's local CA certificates, as its resolver and apt proxy:
+	# what its network needs (a TLS-inspecting egress proxy, for the npm
+	# registry), not a package.  ca-certificates, installed by make deps,
+	# adds them to the root's store (update-ca-certificates).
+	for f in /usr/local/share/ca-certificates/*.crt; do
+		[ -f "$f" ] || continue
+		mkdir -p "$root/usr/local/share/ca-certificates" &&
+			cp "$f" "$root/usr/local/share/ca-certificates/" ||
+			die "run: cannot copy $f into the root"
+	done
 	mkdir -p "$CACHE/debs"
 	put_toolkit "$mode" "$root"
 	if [ -n "${FRESH_ROOT_COPY:-}" ]; then
