@@ -11,8 +11,10 @@
  *                     identity (cover, K of K/N, upstream:ID), subject,
  *                     changelog (the body up to its "---" line)
  *   series_figures()  the figures a text quotes: each number that is no
- *                     part of a word, an identifier, a commit id or a
- *                     dotted version, with its decimals, unit and line.
+ *                     part of a word, an identifier, a commit id, a
+ *                     numbering (3/7, 1-5) or a dotted version, with its
+ *                     decimals, unit (after a blank or a line break) and
+ *                     line; a range with a unit ("5-8%") is two figures.
  *                     The one reader of changelog figures: the claims
  *                     below, and report.json's "figures" (every figure of
  *                     every changelog, and the claim that quotes it, if
@@ -105,6 +107,30 @@ static size_t read_unit(const char *s, char *unit, size_t len)
 	return 0;
 }
 
+/*
+ * At the "-" of "5-8%" or "10-15 ns": the unit of the range's second
+ * figure, in unit (1), or 0 when what follows is no figure with a unit
+ * (a numbering "1-5", a date, a name).
+ */
+static int range_unit(const char *e, char *unit, size_t len)
+{
+	const char *u = e + 1;
+	size_t ul;
+
+	if (!isdigit((unsigned char)*u))
+		return 0;
+	while (isdigit((unsigned char)*u) || (*u == '.' && isdigit((unsigned char)u[1])))
+		u++;
+	if ((*u == ' ' || *u == '\n') && unit_char((unsigned char)u[1]) && u[1] != '/')
+		u++;
+	ul = read_unit(u, unit, len);
+	if (!ul || isalnum((unsigned char)u[ul])) {
+		unit[0] = '\0';
+		return 0;
+	}
+	return 1;
+}
+
 /* a character that makes a digit after it part of a word or a number */
 static int word_char(int c)
 {
@@ -112,7 +138,7 @@ static int word_char(int c)
 }
 
 /* the figures of text, lines counted from line0 */
-static size_t series_figures(const char *text, unsigned int line0, struct figure **out)
+size_t series_figures(const char *text, unsigned int line0, struct figure **out)
 {
 	struct figure *figs = NULL;
 	unsigned int line = line0;
@@ -140,14 +166,19 @@ static size_t series_figures(const char *text, unsigned int line0, struct figure
 		/* a version (6.12.117), an identifier or a hex id (68674f94ffc9) */
 		if (dots > 1 || (*e == '.' && isdigit((unsigned char)e[1])) || *e == '_')
 			continue;
+		/* a range of figures, "5-8%": the first, in the unit of the range */
+		if (*e == '-' && range_unit(e, f.unit, sizeof(f.unit)))
+			goto figure;
 		/* a numbering (3/7, 1-5) or a name (E5-2690, linux-source-6.12) */
 		if ((*e == '/' || *e == '-') && isdigit((unsigned char)e[1]))
 			continue;
 		if (!sign && num - text >= 2 && (num[-1] == '/' || num[-1] == '-') &&
-		    isalnum((unsigned char)num[-2]))
+		    isalnum((unsigned char)num[-2]) &&
+		    !(num[-1] == '-' && isdigit((unsigned char)num[-2]) &&
+		      range_unit(num - 1, f.unit, sizeof(f.unit))))
 			continue;
 		u = e;
-		if (*u == ' ' && unit_char((unsigned char)u[1]) && u[1] != '/')
+		if ((*u == ' ' || *u == '\n') && unit_char((unsigned char)u[1]) && u[1] != '/')
 			u++;
 		ul = read_unit(u, f.unit, sizeof(f.unit));
 		if (isalnum((unsigned char)*e) && !ul)
@@ -156,6 +187,7 @@ static size_t series_figures(const char *text, unsigned int line0, struct figure
 			f.unit[0] = '\0';	/* "5 more", "2 ways": a word, no unit */
 		if (isalnum((unsigned char)*e) && !f.unit[0])
 			continue;
+figure:
 		f.value = strtod(num, NULL);
 		u = memchr(num, '.', e - num);
 		f.decimals = u ? (int)(e - u - 1) : 0;
@@ -220,7 +252,7 @@ static void read_mail(const char *series, unsigned int ln, struct series_patch *
 	p->nfigs = series_figures(p->log, p->log_line, &p->figs);
 }
 
-static void series_read(struct report *r)
+void series_read(struct report *r)
 {
 	struct series *se = &r->series;
 	const char *path = r->series_path;
@@ -279,7 +311,7 @@ static void series_read(struct report *r)
 }
 
 /* the entry of the series a claim's patch names, or -1 */
-static ssize_t series_find(const struct series *se, const char *patch)
+ssize_t series_find(const struct series *se, const char *patch)
 {
 	size_t i;
 	char *end;
@@ -304,7 +336,7 @@ static ssize_t series_find(const struct series *se, const char *patch)
 }
 
 /* "2/7 mm/mm_init: add ...", "the cover letter", "upstream 236222d39347 x86/..." */
-static char *patch_name(const struct series *se, ssize_t i)
+char *patch_name(const struct series *se, ssize_t i)
 {
 	const struct series_patch *p = &se->p[i];
 
@@ -319,7 +351,7 @@ static char *patch_name(const struct series *se, ssize_t i)
  * The quote in text, blanks as one space, its " ... " fragments in order;
  * 1 with each fragment's place in text (ranges[2 * k], ranges[2 * k + 1]).
  */
-static int quote_find(const char *text, const char *quote, size_t **ranges, size_t *nfrag)
+int quote_find(const char *text, const char *quote, size_t **ranges, size_t *nfrag)
 {
 	size_t len = strlen(text), n = 0, i, *map = xcalloc(len + 1, sizeof(*map));
 	char *norm = xcalloc(len + 1, 1), *q = xstrdup(quote), *frag, *at, *from;
@@ -462,7 +494,7 @@ static const struct cell *find_cell(const struct table *t, const char *suite,
 }
 
 /* half the last digit of a figure written with d decimals (-1: unknown) */
-static double half_digit(int d)
+double half_digit(int d)
 {
 	return d >= 0 ? 0.5 * pow(10, -d) + EPS : 0.05;
 }

@@ -130,6 +130,13 @@ void gate_free(struct report *r);
 
 /* claims.c */
 void claims_eval(struct report *r);
+/* what claims_eval reads, for claims-lint (claims.c's header says how) */
+void series_read(struct report *r);
+ssize_t series_find(const struct series *se, const char *patch);
+char *patch_name(const struct series *se, ssize_t i);
+size_t series_figures(const char *text, unsigned int line0, struct figure **out);
+int quote_find(const char *text, const char *quote, size_t **ranges, size_t *nfrag);
+double half_digit(int d);	/* half the last digit of d decimals, -1: 0.05 */
 const struct series_patch *column_patch(const struct report *r, size_t c);
 void claims_free(struct report *r);
 
