@@ -116,7 +116,7 @@ apply: tools
 build: tools
 	$(Q)CI_COMMITS='$(COMMITS)' sh ci/run.sh --view build
 
-export:
+export: $(BIN)/claims-lint
 	$(Q)sh scripts/export.sh
 
 range-diff: tools

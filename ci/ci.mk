@@ -20,9 +20,10 @@
 CI_OBJ = $(call objs,ci/gate.c ci/out-text.c ci/out-md.c ci/out-json.c ci/format.c \
 	 ci/outputs.c ci/functions.c ci/predict.c)
 
-C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-reproduce
+C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-reproduce $(BIN)/claims-lint
 $(BIN)/ci-report: $(call objs,ci/report-main.c ci/claims.c ci/plots.c) $(CI_OBJ) $(LIB_OBJ)
 $(BIN)/ci-merge: $(call objs,ci/merge-main.c) $(CI_OBJ) $(LIB_OBJ)
+$(BIN)/claims-lint: $(call objs,ci/claims-lint.c ci/claims.c) $(CI_OBJ) $(LIB_OBJ)
 $(BIN)/ci-reproduce: $(call objs,ci/reproduce.c ci/reply.c) $(LIB_OBJ)
 
 # Options of the pipeline (ci/run.sh reads them from the environment).

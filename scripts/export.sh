@@ -37,6 +37,7 @@ VERSION=${VERSION:-1}
 case "$VERSION" in
 ''|*[!0-9]*|0*) usage_die "VERSION must be a positive number (1, 2, ...), not '$VERSION'" ;;
 esac
+tool_built claims-lint
 [ ! -e "$DEST" ] || [ -d "$DEST" ] ||
 	usage_die "PATCHES_OUT='$DEST' is not a directory"
 if [ "$VERSION" = 1 ]; then prefix=PATCH; else prefix="PATCH v$VERSION"; fi
@@ -165,12 +166,23 @@ set_ident "$tmp/cover.mbox" ||
 	grep -E '^[^#[:space:]]+[[:space:]]+upstream[[:space:]]' "$PATCHES/series" || true
 } >"$tmp/series" || die "write: could not write $tmp/series (disk full?); $DEST is unchanged"
 
+# Every figure the mails quote has its source in $PATCHES/figures, and
+# the records named give it (claims-lint): checked on the mails as
+# written, before anything of $DEST changes.
+mkdir "$tmp/lint" && cp "$tmp/cover.mbox" "$tmp/lint/0000-cover-letter.mbox" &&
+	cp "$tmp"/gen/*.mbox "$tmp/series" "$tmp/lint/" ||
+	die "write: could not copy the export into $tmp/lint (disk full?); $DEST is unchanged"
+[ ! -d "$PATCHES/upstream" ] || ln -s "$PATCHES/upstream" "$tmp/lint/upstream" ||
+	die "write: could not link $PATCHES/upstream into $tmp/lint; $DEST is unchanged"
+(cd "$TOP" && "$BIN/claims-lint" --series "$tmp/lint/series" --figures "$PATCHES/figures") >/dev/null ||
+	die "claims: the figures of the export are refused (above: $tmp/lint/ is the mails as exported); give each a source in $PATCHES/figures; $DEST is unchanged"
+
 # Everything is copied next to $DEST first (the same file system), then
 # renamed into place: a full disk fails before a file of $DEST changes.
 mkdir -p "$DEST" || die "write: cannot create '$DEST'"
 stage=$(mktemp -d "$DEST/.export.XXXXXX") || die "write: cannot create a directory in '$DEST'"
 cp "$tmp/cover.mbox" "$stage/0000-cover-letter.mbox" && cp "$tmp"/gen/*.mbox "$stage/" &&
-	cp "$tmp/series" "$stage/series" ||
+	cp "$tmp/series" "$stage/series" && cp "$PATCHES/figures" "$stage/figures" ||
 	die "write: could not copy the export into '$stage' (disk full?); $DEST is unchanged"
 if [ "$DEST" != "$PATCHES" ] && [ -d "$PATCHES/upstream" ]; then
 	mkdir -p "$stage/upstream" && cp -r "$PATCHES/upstream/." "$stage/upstream/" ||
@@ -191,7 +203,7 @@ export_rename() {
 			[ ! -e "$f" ] || mv -f "$f" "$DEST/upstream/"
 		done
 	fi
-	for f in "$stage"/*.mbox "$stage/series"; do
+	for f in "$stage"/*.mbox "$stage/series" "$stage/figures"; do
 		mv -f "$f" "$DEST/"
 	done
 }

@@ -74,6 +74,10 @@ worktree_check
 [ -x "$(git --exec-path)/git-send-email" ] ||
 	die "git-email: git send-email is not installed: run 'make deps' (package git-email)"
 list=$("$SERIES_CHECK" "$PATCHES/series") || exit
+# every figure the mails quote from its source, as computed (claims-lint)
+tool_built claims-lint
+(cd "$TOP" && "$BIN/claims-lint" --series "$PATCHES/series" --figures "$PATCHES/figures") >/dev/null ||
+	die "claims: not sent: the figures of the mails are refused (above): give each a source in $PATCHES/figures"
 from=$(series_ident)
 [ "${SEND:-0}" = 0 ] || [ "$from" != "$SERIES_IDENT_DEFAULT" ] ||
 	die "from: no sender: the placeholder '$from' is no one's address: set FROM='Name <you@example.org>' or git config user.name and user.email"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 7
+plan 8
 
 test_expect_success 'export, then apply the export: the same commit ids' '
 	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" &&
@@ -50,6 +50,15 @@ test_expect_success 'the cover letter: shortlog and diffstat of the commits, wha
 	PATCHES=$SCRATCH/stale PATCHES_OUT=$SCRATCH/nostat expect_fail sh "$TOP/scripts/export.sh" &&
 	grep_err "cover: .* has no shortlog and diffstat" && [ ! -e nostat ]
 '
+# claims-lint on the mails as exported (its own tests: t0623)
+test_expect_success 'a figure with no source in patches/figures: export refused, nothing written' '
+	cp -r "$TOP/patches" src && grep -v "^2 claim template/nd_pmem " src/figures >f && mv f src/figures &&
+	PATCHES=$SCRATCH/src PATCHES_OUT=$SCRATCH/o expect_fail sh "$TOP/scripts/export.sh" &&
+	grep_err "0002-.*: .649 ms. has no source in .*src/figures" &&
+	grep_err "^export: claims: the figures of the export are refused .*; .*/o is unchanged" && [ ! -e o ] &&
+	cp -r src src0 && PATCHES=$SCRATCH/src PATCHES_OUT=$SCRATCH/src expect_fail sh "$TOP/scripts/export.sh" &&
+	diff -r src0 src
+'
 test_expect_success 'VERSION that is no positive number, PATCHES_OUT that is a file: refused' '
 	for v in 0 01 x 2a ""; do
 		rc=0; VERSION=$v PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" 2>err || rc=$?
@@ -62,7 +71,7 @@ test_expect_success 'VERSION that is no positive number, PATCHES_OUT that is a f
 
 test_expect_success 'a copy that fails half-way leaves PATCHES_OUT as it was' '
 	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" && cp -r p p0 && mkdir bin &&
-	printf "#!/bin/sh\ncase \"\$*\" in */gen/*) echo \"cp: error writing: No space left on device (simulated)\" >&2; exit 1 ;; esac\nexec /bin/cp \"\$@\"\n" >bin/cp &&
+	printf "#!/bin/sh\ncase \"\$*\" in */.export.*) echo \"cp: error writing: No space left on device (simulated)\" >&2; exit 1 ;; esac\nexec /bin/cp \"\$@\"\n" >bin/cp &&
 	chmod +x bin/cp &&
 	VERSION=2 PATH=$SCRATCH/bin:$PATH PATCHES_OUT=$SCRATCH/p expect_fail sh "$TOP/scripts/export.sh" &&
 	grep_err "export: write: could not copy the export into .* is unchanged" &&

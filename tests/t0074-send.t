@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 [ -f "$WORKTREE/scripts/get_maintainer.pl" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-plan 9
+plan 10
 
 test_expect_success 'get_maintainer: x86 patches go to the x86 maintainers, mm ones to linux-mm' '
 	x86=$(ls "$TOP"/patches/*REP-MOVSB*.mbox) && mm=$(ls "$TOP"/patches/0002-mm-*.mbox) &&
@@ -22,6 +22,12 @@ test_expect_success 'send: dry run lists every mail with its recipients, sends n
 	n=$(awk "!/^#/ && (\$2 == \"cover\" || \$2 == \"applied\")" "$TOP/patches/series" | wc -l) &&
 	[ "$(grep -c "^Dry-OK\|^Dry-Sent" out)" = "$n" ] &&
 	grep -q "linux-mm@kvack.org" out && grep -q "x86@kernel.org" out
+'
+test_expect_success 'a figure with no source in patches/figures: not sent, not even a dry run' '
+	cp -r "$TOP/patches" p && grep -v "^2 claim template/nd_pmem " p/figures >f && mv f p/figures &&
+	rc=0; PATCHES=$SCRATCH/p FROM="Tester <t@example.org>" sh "$TOP/scripts/send.sh" >out 2>err || rc=$?
+	cat err; [ $rc = 1 ] && grep -q "0002-.*: .649 ms. has no source" err &&
+	grep -q "^send: claims: not sent: the figures of the mails are refused" err && ! grep -q "^Dry-OK" out
 '
 test_expect_success 'get-maintainer.sh: a patch that is not there is named' '
 	expect_fail sh "$TOP/scripts/get-maintainer.sh" to "$SCRATCH/no.mbox" &&
