@@ -23,7 +23,8 @@
  *      measured here: lib/claims.def's claim ID, of MAIL, whose verdict
  *      on the records of DIR must be ci-report's "reproduced" (the
  *      claimed figures to their printed precision).  Sources the
- *      figures of its quote that it claims; statistic: the mean
+ *      figures of its quote that it claims; statistic: ci-report's for
+ *      the claim (the mean; a host benchmark's clean-median)
  *   MAIL records DIR STAT SUITE METRIC CASES COMMITS | QUOTE
  *      measured here, in no claim: QUOTE's figures are, in their order,
  *      among STAT of the samples of DIR's records of each commit of
@@ -68,8 +69,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <json-c/json.h>
 
 #include "format.h"
 #include "report.h"
@@ -435,7 +434,7 @@ static void source_claim(const struct source *src, struct series_patch *p,
 	const char *id = src->arg[2], *dir = src->arg[3];
 	const struct claim_result *res = NULL;
 	struct dirset *d = dir_load(src, dir);
-	struct computed c = { .stat = "mean" };
+	struct computed c = { 0 };
 	char *said = NULL, *what;
 	ssize_t nq, k;
 	size_t *idx, i;
@@ -466,6 +465,7 @@ static void source_claim(const struct source *src, struct series_patch *p,
 	}
 	what = xasprintf("claim %s, records %s", id, dir);
 	c.what = what;
+	c.stat = res->statistic ? res->statistic : "mean";
 	c.n = res->nfrom == res->nto ? res->nfrom : 0;
 	c.icount = res->clock && !strcmp(res->clock, "icount");
 	nq = quote_figures(src, p, res->quote, &idx);
@@ -522,17 +522,6 @@ static ssize_t commit_column(const struct source *src, const struct dirset *d, c
 	return -1;
 }
 
-/* a record's params.preempted[i], 0 when it has none */
-static long preempted(const struct record *r, size_t i)
-{
-	json_object *a;
-
-	if (!r->params || !json_object_object_get_ex(r->params, "preempted", &a) ||
-	    !json_object_is_type(a, json_type_array) || i >= json_object_array_length(a))
-		return 0;
-	return json_object_get_int64(json_object_array_get_idx(a, i));
-}
-
 /* STAT of DIR's samples of suite/case/metric at commit: 0, or -1 refused */
 static int stat_of(const struct source *src, const struct dirset *d, const char *stat,
 		   const char *case_name, const char *commit, double *x, struct computed *c)
@@ -554,7 +543,7 @@ static int stat_of(const struct source *src, const struct dirset *d, const char 
 		pre = xrealloc(pre, (n + r->n) * sizeof(*pre));
 		for (k = 0; k < r->n; k++) {
 			v[n + k] = r->samples[k];
-			pre[n + k] = preempted(r, k);
+			pre[n + k] = record_preempted(r, k);
 		}
 		n += r->n;
 		c->icount |= r->clock && !strcmp(r->clock, "icount");

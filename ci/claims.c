@@ -555,6 +555,64 @@ static char *verdict(const struct claim *c, const struct claim_result *res,
 			 fabs(res->rpct - lo), fabs(res->rpct) > fabs(lo) ? "more" : "less");
 }
 
+/*
+ * The statistic a claim's figures are compared by, as its suite's own
+ * tables print them: a host benchmark's (copy-bench) is the median of the
+ * samples no other task preempted (stats_clean()), a guest's the mean.
+ */
+static const char *claim_statistic(const struct claim *c)
+{
+	return c->suite && !strcmp(c->suite, "bench") ? "clean-median" : "mean";
+}
+
+/*
+ * That statistic of a cell's samples; *how: 0 a mean or the median of
+ * samples no record says were preempted, 1 the median of the unpreempted
+ * ones, 2 of all (too few unpreempted: copy-bench marks it "*").
+ */
+static double cell_statistic(const struct cell *cl, const char *stat, int *how)
+{
+	double *v, x;
+	long *pre;
+	size_t n = 0, i, k, used;
+	struct stats s;
+	int rc;
+
+	*how = 0;
+	if (strcmp(stat, "clean-median"))
+		return cl->s.mean;
+	v = xcalloc(cl->n + 1, sizeof(*v));
+	pre = xcalloc(cl->n + 1, sizeof(*pre));
+	for (i = 0; i < cl->nrecs; i++) {
+		if (record_param_has(cl->recs[i], "preempted"))
+			*how = 1;
+		for (k = 0; k < cl->recs[i]->n && n < cl->n; k++) {
+			v[n] = cl->recs[i]->samples[k];
+			pre[n++] = record_preempted(cl->recs[i], k);
+		}
+	}
+	rc = stats_clean(v, pre, n, &s, &used);
+	if (rc < 0)
+		die("stats: %s: no memory", cl->first->file);
+	if (rc == 1 && *how)
+		*how = 2;
+	x = s.median;
+	free(v);
+	free(pre);
+	return x;
+}
+
+/* what reproduced figures of a statistic are, for the claims' lines */
+static const char *statistic_label(const char *stat, int how_from, int how_to)
+{
+	int how = how_from > how_to ? how_from : how_to;
+
+	if (!strcmp(stat, "mean"))
+		return "";
+	return how == 2 ? "medians, of all samples where too few were unpreempted: " :
+	       how == 1 ? "medians of the unpreempted samples: " : "medians: ";
+}
+
 static void reproduce(const struct report *r, const struct claim *c,
 		      struct claim_result *res, const struct row *a, const struct row *b,
 		      const struct cell *ca, const struct cell *cb, const struct claimed *cl)
@@ -562,13 +620,15 @@ static void reproduce(const struct report *r, const struct claim *c,
 	const struct stats *sa = &ca->s, *sb = &cb->s;
 	struct cmp cm;
 	char *setup;
+	int how_from, how_to;
 
 	table_compare(ca, cb, &cm);
 	res->nfrom = sa->n;
 	res->nto = sb->n;
-	res->rfrom = sa->mean;
-	res->rto = sb->mean;
-	res->rpct = stats_pct(sa->mean, sb->mean);
+	res->statistic = claim_statistic(c);
+	res->rfrom = cell_statistic(ca, res->statistic, &how_from);
+	res->rto = cell_statistic(cb, res->statistic, &how_to);
+	res->rpct = stats_pct(res->rfrom, res->rto);
 	res->sdfrom = sa->sd;
 	res->sdto = sb->sd;
 	res->clock = b->rec->clock;
@@ -577,13 +637,14 @@ static void reproduce(const struct report *r, const struct claim *c,
 	free(res->setup);
 	res->setup = setup;
 	if (cm.rule == RULE_EXACT)
-		res->reproduced = xasprintf("%s -> %s %s (%s, %s, n %zu/%zu)", num(sa->mean).s,
-					    num(sb->mean).s, a->rec->unit, pct_str(res->rpct).s,
+		res->reproduced = xasprintf("%s -> %s %s (%s, %s, n %zu/%zu)", num(res->rfrom).s,
+					    num(res->rto).s, a->rec->unit, pct_str(res->rpct).s,
 					    "exact: tcg-icount, no test", sa->n, sb->n);
 	else
-		res->reproduced = xasprintf("%s -> %s %s (%s, p %s, n %zu/%zu)", num(sa->mean).s,
-					    num(sb->mean).s, a->rec->unit, pct_str(res->rpct).s,
-					    cmp_p(&cm).s, sa->n, sb->n);
+		res->reproduced = xasprintf("%s -> %s %s (%s%s, p %s, n %zu/%zu)",
+					    num(res->rfrom).s, num(res->rto).s, a->rec->unit,
+					    statistic_label(res->statistic, how_from, how_to),
+					    pct_str(res->rpct).s, cmp_p(&cm).s, sa->n, sb->n);
 	if (!res->verdict)
 		res->verdict = verdict(c, res, &cm, sa, sb, cl, r->alpha);
 }

@@ -154,6 +154,7 @@ static json_object *jclaims(const struct report *r)
 		add(e, "claimed_from", jnum(c->cfrom));
 		add(e, "claimed_to", jnum(c->cto));
 		add(e, "claimed_pct", jnum(c->cpct));
+		add(e, "statistic", jstr(c->statistic));
 		add(e, "reproduced_from", jnum(c->rfrom));
 		add(e, "reproduced_to", jnum(c->rto));
 		add(e, "reproduced_pct", jnum(c->rpct));

@@ -44,6 +44,8 @@ struct claim_result {
 	char *claimed, *reproduced, *verdict, *setup;	/* allocated: never cut */
 	char *model;		/* the model's est_cycles change beside it, or NULL */
 	char *predicted;	/* the cost tables' predicted change beside it, or NULL */
+	/* rfrom, rto: the statistic's, "mean" or "clean-median" (claims.c) */
+	const char *statistic;
 	double cfrom, cto, cpct, rfrom, rto, rpct, p;
 	double sdfrom, sdto;	/* the samples' standard deviations; NAN: none */
 	const char *clock;	/* the records' clock ("icount", "wall"), or NULL */

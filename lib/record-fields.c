@@ -220,6 +220,33 @@ static int check_model(struct record *r, json_object *o)
 	return 0;
 }
 
+/*
+ * params.preempted, where a host benchmark writes it: per sample, how
+ * often another task preempted it (the clean samples, stats_clean()):
+ * as many integers 0 or above as samples.
+ */
+static int check_preempted(const struct record *r)
+{
+	json_object *a, *v;
+	size_t i;
+
+	if (!r->params || !json_object_object_get_ex(r->params, "preempted", &a))
+		return 0;
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != r->n)
+		return record_fail(r->file, r->line,
+				   "field 'params.preempted' is %s, not an array of %zu counts (one a sample)",
+				   json_object_is_type(a, json_type_array) ? "an array of another length" :
+				   type_name(a), r->n);
+	for (i = 0; i < r->n; i++) {
+		v = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+			return record_fail(r->file, r->line,
+					   "field 'params.preempted[%zu]' is %s, not a count 0 or above",
+					   i, type_name(v));
+	}
+	return 0;
+}
+
 int record_parse(struct record *r, json_object *o)
 {
 	static const struct {
@@ -296,7 +323,7 @@ int record_parse(struct record *r, json_object *o)
 		}
 		r->samples[i] = json_object_get_double(v);
 	}
-	if (check_model(r, o)) {
+	if (check_model(r, o) || check_preempted(r)) {
 		free(r->samples);
 		r->samples = NULL;
 		return -1;
@@ -312,6 +339,21 @@ double record_param(const struct record *r, const char *key)
 	if (!r->params || !json_object_object_get_ex(r->params, key, &v) || !is_number(v))
 		return NAN;
 	return json_object_get_double(v);
+}
+
+int record_param_has(const struct record *r, const char *key)
+{
+	return r->params && json_object_object_get_ex(r->params, key, NULL);
+}
+
+long record_preempted(const struct record *r, size_t i)
+{
+	json_object *a;
+
+	if (!r->params || !json_object_object_get_ex(r->params, "preempted", &a) ||
+	    i >= json_object_array_length(a))
+		return 0;
+	return json_object_get_int64(json_object_array_get_idx(a, i));
 }
 
 const char *record_param_str(const struct record *r, const char *key)

@@ -11,6 +11,8 @@
  *                                  -1 after the error on stderr
  *   rs.v[i].suite, .samples, ...   the fields, typed and read-only
  *   record_param(r, "size")        a number of params, or NAN
+ *   record_preempted(r, i)         how often sample i was preempted (host
+ *                                  benchmarks; 0 when not recorded)
  *   records_free(&rs)
  *
  * Strict, because the numbers are the product: each line is one JSON
@@ -66,6 +68,10 @@ struct records {
 int records_read(struct records *rs, const char *path);
 void records_free(struct records *rs);
 double record_param(const struct record *r, const char *key);
+/* params.preempted[i] (checked when read: counts, one a sample), 0 when none */
+long record_preempted(const struct record *r, size_t i);
+/* params has key, whatever its value */
+int record_param_has(const struct record *r, const char *key);
 const char *record_param_str(const struct record *r, const char *key);
 
 #endif /* RECORD_READ_H */

@@ -34,9 +34,9 @@ test_expect_success 'changelog lines and claims name the figures' '
 	grep -q "template/nd_pmem .*no data: 2/7 mm/mm_init: add a template-based fast path for zone-device page init is not in the report" r.txt &&
 	grep -q "streaming/nd_pmem *claimed 649.00 -> 546.00 (-15.9%) *reproduced 149.22 -> 98.25 ms .*: direction reproduced" r.txt &&
 	! grep -q stale r.txt &&
-	grep -q "rep-movsb/l2-to-hot-page *claimed 28.00 -> 11.90 (-57.5%) *reproduced 20.06 -> 10.05 ms (-49.9%, p <0.0001, n 9/9): direction reproduced" r.txt &&
-	grep -q "rep-movsb/hot-to-cold-page .*(-0.1%, p 0.6459, n 9/9): not reproduced: no significant change" r.txt &&
-	grep -q "copy-user-short/e5-2690v4/63 *claimed -4% .*(+5.7%, p <0.0001, n 15/15): not reproduced: opposite direction" r.txt
+	grep -q "rep-movsb/l2-to-hot-page *claimed 28.00 -> 11.90 (-57.5%) *reproduced 20.10 -> 9.99 ms (medians: -50.3%, p <0.0001, n 9/9): direction reproduced" r.txt &&
+	grep -q "rep-movsb/hot-to-cold-page .*(medians: -0.5%, p 0.6459, n 9/9): not reproduced: no significant change" r.txt &&
+	grep -q "copy-user-short/e5-2690v4/63 *claimed -4% .*(medians: +5.6%, p <0.0001, n 15/15): not reproduced: opposite direction" r.txt
 '
 
 # the "Text for a changelog" section as the body of a patch mail

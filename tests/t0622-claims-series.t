@@ -108,7 +108,7 @@ test_expect_success 'two samples that cannot tell: inconclusive, never "not repr
 	  sh "$REC" --normal 25 0.2 9 56 bench memcpy-state/hot-to-cold-page/memcpy-erms1-fsrm0 ms_per_pass ms $H host "$host" h "$p" &&
 	  sh "$REC" bench memcpy-state/cold-to-hot-buffer/memcpy-erms1-fsrm0 ms_per_pass ms $B host "$host" h "$p" 40 ; } >q.jsonl &&
 	"$REPORT" --commits commits.txt q.jsonl >r.txt &&
-	claim rep-movsb/l2-to-hot-page | grep -q "reproduced 23.00 -> 10.50 ms (-54.3%, p 0.1418, n 2/2): inconclusive (n 2): make bench for enough samples$" &&
+	claim rep-movsb/l2-to-hot-page | grep -q "reproduced 23.00 -> 10.50 ms (medians: -54.3%, p 0.1418, n 2/2): inconclusive (n 2): make bench for enough samples$" &&
 	claim rep-movsb/cold-to-hot-buffer | grep -q "no data: no ms_per_pass record of memcpy-state/cold-to-hot-buffer/memcpy-erms1-fsrm0 at 7/7" &&
 	claim rep-movsb/hot-to-cold-page | grep -q "n 9/9): not reproduced: no significant change" &&
 	"$REPORT" --commits commits.txt --markdown r.md q.jsonl >/dev/null &&

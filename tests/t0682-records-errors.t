@@ -10,7 +10,7 @@
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 9
+plan 10
 B=1111111111111111111111111111111111111111
 H=2222222222222222222222222222222222222222
 
@@ -36,7 +36,7 @@ edit() {
 import json, sys
 r = json.loads(open(\"ok.jsonl\").read())
 exec(sys.argv[1])
-print(json.dumps(r))" "$1" >f.jsonl
+print(json.dumps(r))" "$1" "${2:-}" >f.jsonl
 }
 
 test_expect_success 'a path that cannot be opened: a missing file, a dangling .jsonl link, a read error' '
@@ -51,6 +51,16 @@ test_expect_success 'a NUL byte in a line, a line cut short: refused by file and
 	refused "^ci-report: records: nul.jsonl:2: a NUL byte in the line: not a record\$" nul.jsonl &&
 	rec $B 1 2 | cut -c1-40 >cut.jsonl &&
 	refused "^ci-report: records: cut.jsonl:1: not JSON \(cut short\) at column [0-9]+: a line holds one record and nothing else\$" cut.jsonl
+'
+
+# params.preempted: what the clean-median of host claims (ci/claims.c) reads
+test_expect_success 'params.preempted not one count 0 or above a sample: refused by name' '
+	rec $B 1 2 3 >ok.jsonl &&
+	for bad in "\"x\"" "[0, 1]" "[0, 1, 2, 3]" "[0, -1, 0]" "[0, 1.5, 0]" "[0, \"1\", 0]" "[0, null, 0]"; do
+		edit "r[\"params\"][\"preempted\"] = json.loads(sys.argv[2])" "$bad" &&
+		refused "records: f.jsonl:1: field .params.preempted" f.jsonl || { echo "accepted: $bad"; return 1; }
+	done &&
+	edit "r[\"params\"][\"preempted\"] = [0, 2, 0]" x && "$REPORT" f.jsonl >/dev/null
 '
 
 test_expect_success 'schema, a required name, clock, an empty name, samples: each refused by name' '
