@@ -235,8 +235,8 @@ static int check_preempted(const struct record *r)
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != r->n)
 		return record_fail(r->file, r->line,
 				   "field 'params.preempted' is %s, not an array of %zu counts (one a sample)",
-				   json_object_is_type(a, json_type_array) ? "an array of another length" :
-				   type_name(a), r->n);
+				   json_object_is_type(a, json_type_array) ?
+				   "an array of another length" : type_name(a), r->n);
 	for (i = 0; i < r->n; i++) {
 		v = json_object_array_get_idx(a, i);
 		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
