@@ -35,7 +35,7 @@ GATE_PCT_TCG ?= 25
 GATE_PCT_ICOUNT ?= 1
 export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK ID REPORT COVER REPLY_FILE
 
-.PHONY: ci ci-quick report merge reproduce reply ci-check-c
+.PHONY: ci ci-quick report merge reproduce reply claims-lint ci-check-c
 
 ci: tools
 	$(Q)sh ci/run.sh
@@ -67,6 +67,11 @@ reproduce: $(CI_REPRODUCE_DEP)
 reply: $(CI_REPRODUCE_DEP)
 	$(Q)sh scripts/reply.sh
 
+# every figure of the mails from its source (patches/figures): what make
+# export and make send check
+claims-lint: $(BIN)/claims-lint
+	$(Q)$(BIN)/claims-lint
+
 ci-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f \
 		ci/*.c ci/*.h
@@ -89,4 +94,6 @@ HELP += '                 claim'"'"'s kernels, tools and settings: its guest fig
 HELP += '                 (REPORT=out/ci/report.json; CI_QUICK=1: make quick'"'"'s)'
 HELP += '  reply          a reply to the cover letter (out/reply/reply.mbox): per patch claimed vs'
 HELP += '                 reproduced, the setups, the commands; Tested-by only if all held'
+HELP += '  claims-lint    every figure of the mails from its source in patches/figures, as'
+HELP += '                 computed (make export and make send refuse the series otherwise)'
 HELP += '  ci-check-c     checkpatch.pl --strict on the ci C'
