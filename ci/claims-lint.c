@@ -904,7 +904,7 @@ int main(int argc, char **argv)
 		struct source s = { .path = figures_path, .line = ++ln };
 		const struct kind *k;
 
-		line[strcspn(line, "\n")] = '\0';
+		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[strspn(line, " \t")] || line[strspn(line, " \t")] == '#')
 			continue;
 		nsources++;
