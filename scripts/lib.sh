@@ -519,12 +519,20 @@ import_tarball() {
 	progress import "committing $(find "$dir" -type f | wc -l) files"
 	git -C "$dir" init -q -b import
 	# Debian's top-level .gitignore ignores everything: force the add.
-	git -C "$dir" add -f -A .
+	# Every blob over one byte goes straight into one pack, no delta
+	# search (core.bigFileThreshold=1: git add's bulk checkin), instead
+	# of 92k loose objects that a 'git gc --auto' packs again; gc.auto=0:
+	# no gc started behind the import, racing the tests for the CPUs
+	# (or, left loose, the first commit in a worktree of it).  The trees
+	# and the commit, loose, are packed too (repack -d: those alone), so
+	# the repository is whole and packed before it is moved in place.
+	git -C "$dir" -c core.bigFileThreshold=1 -c gc.auto=0 add -f -A .
 	GIT_AUTHOR_NAME=$PIN_IDENT_NAME GIT_AUTHOR_EMAIL=$PIN_IDENT_EMAIL \
 	GIT_AUTHOR_DATE=$date GIT_COMMITTER_NAME=$PIN_IDENT_NAME \
 	GIT_COMMITTER_EMAIL=$PIN_IDENT_EMAIL GIT_COMMITTER_DATE=$date \
-		git -C "$dir" commit -q --no-verify -m "Import $PIN_PACKAGE $version
+		git -C "$dir" -c gc.auto=0 commit -q --no-verify -m "Import $PIN_PACKAGE $version
 
 Debian's $PIN_PACKAGE source ($PIN_TARBALL),
-sha256 $sha, imported as one commit by x86-copy-series."
+sha256 $sha, imported as one commit by x86-copy-series." &&
+	git -C "$dir" repack -q -d
 }
