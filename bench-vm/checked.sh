@@ -12,7 +12,10 @@
 #              back by set_pfnblock_flags_mask()), PREEMPT (full: the
 #              template loops preemptible at any instruction) with
 #              DEBUG_PREEMPT and DEBUG_ATOMIC_SLEEP, booted with
-#              panic_on_warn=1 oops=panic
+#              panic_on_warn=1 oops=panic; the agent runs a busy task
+#              beside the binds (spin=1), so that the scheduler preempts
+#              them, and counts each bind's preemptions: a run in which
+#              none was preempted fails (the loops' preemption untested)
 # Environment:
 #   CHECKED_BASE=<commit> whose struct pages must be equalled (the base)
 #   NS_SIZE, REBINDS      of both runs [2G, 2]; the rest as bench-vm/run.sh
@@ -35,9 +38,10 @@ PROG=checked
 NS_SIZE=${NS_SIZE:-2G}
 REBINDS=${REBINDS:-2}
 export NS_SIZE REBINDS
+spin=
 case ${1:-} in
 kasan) args=kasan.fault=panic ;;
-debug-vm) args="panic_on_warn=1 oops=panic" ;;
+debug-vm) args="panic_on_warn=1 oops=panic" spin=1 ;;
 *) usage_die "checked.sh kasan|debug-vm [COMMIT]" ;;
 esac
 variant=$1
@@ -84,10 +88,22 @@ sh "$TOP/bench-vm/run.sh" --pages --results "$rb" "$base" ||
 	die "base: the base kernel's run failed: see $rb"
 # a checked kernel is slower: a generous watchdog
 KERNEL_ARGS=$args TIMEOUT=${TIMEOUT:-1800} \
-	sh "$TOP/bench-vm/run.sh" --pages --kernel "$kernel" --commit "$commit" --results "$rk" ||
+	sh "$TOP/bench-vm/run.sh" --pages ${spin:+--agent-opt spin=1} --kernel "$kernel" \
+	--commit "$commit" --results "$rk" ||
 	die "run: the $variant kernel of $commit failed (a report panics it): see $rk/console.log"
 ! grep -nE "BUG: |WARNING: |Oops|kernel BUG|sleeping function called" "$rk/console.log" ||
 	die "run: the $variant kernel reported a bug on $commit (above): see $rk/console.log"
+
+# spin=1: every bind's preemptions, as the agent counted them
+preempt=
+if [ -n "$spin" ]; then
+	preempt=$(awk 'match($0, /bench-vm-agent: preempted [0-9]+ times while binding/) {
+			k = substr($0, RSTART + 26) + 0; n++; t += k; if (k > 0) p++ }
+		END { printf "%d of %d binds preempted, %d times in all", p, n, t }' "$rk/console.log")
+	case $preempt in
+	"0 of "*) die "run: no bind of the $variant kernel was preempted ($preempt): the loops' preemption went untested; see $rk/console.log" ;;
+	esac
+fi
 
 rc=0
 "$BIN/bench-vm-report" "$rb/records.jsonl" "$rk/records.jsonl" >"$work/report-full.txt" || rc=$?
@@ -96,6 +112,7 @@ rc=0
 {
 	echo "$variant build of $commit against the base $base: struct pages only (timings of a checked kernel mean nothing)"
 	grep -E '^([0-9a-f]{12} \(kernel|  struct pages of |    first differing|  run failed|  error)' "$work/report-full.txt"
+	[ -z "$preempt" ] || echo "preemption: $preempt (a busy task beside the binds, spin=1; the agent's count of each)"
 } >"$work/report.txt" || die "report: cannot write $work/report.txt"
 cat "$work/report.txt"
 [ "$rc" = 0 ] || die "report: the $variant kernel's struct pages differ from the base's, or a run failed: see $work/report.txt"

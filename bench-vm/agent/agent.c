@@ -96,6 +96,7 @@ static unsigned long long opt_probe;
 static unsigned long long opt_pages;
 static unsigned long long opt_mem_ns;
 static unsigned long long opt_synthetic;
+static unsigned long long opt_spin;
 
 static const struct opt {
 	const char *name;
@@ -110,6 +111,7 @@ static const struct opt {
 	{ "pages", &opt_pages, "1: digest the struct pages with " PAGES_KO },
 	{ "mem_ns", &opt_mem_ns, "1: namespace2.0 as devdax with map=mem too" },
 	{ "synthetic", &opt_synthetic, "N: only the model's synthetic copies of N bytes" },
+	{ "spin", &opt_spin, "1: a busy task beside the binds, each bind's preemptions on the console" },
 };
 
 static int port_fd = -1;
@@ -479,6 +481,42 @@ static void model_close(void)
 		     : "memory");
 }
 
+/* How often this task was preempted so far (/proc/self/status). */
+static unsigned long preemptions(void)
+{
+	char line[256];
+	unsigned long n;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		fail("open /proc/self/status: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "nonvoluntary_ctxt_switches: %lu", &n) == 1) {
+			fclose(f);
+			return n;
+		}
+	fclose(f);
+	fail("/proc/self/status: no nonvoluntary_ctxt_switches line");
+}
+
+/*
+ * spin=1 (bench-vm/checked.sh debug-vm): a task that never sleeps, beside
+ * the binds, so that a preemptible kernel (PREEMPT full) preempts the
+ * bind, memmap_init_zone_device()'s loops included, whenever the
+ * scheduler's tick finds the spinner owed the CPU: what a one-CPU guest
+ * with nothing else to run never does.  It dies with the guest.
+ */
+static void start_spinner(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		fail("fork the spinner: %s", strerror(errno));
+	if (pid == 0)
+		for (;;)
+			__asm__ volatile("" ::: "memory");
+}
+
 /*
  * Write @dev to the driver's bind or unbind attribute; the time of the
  * write in microseconds, from a 10 ms boundary of the clock.  Checks that
@@ -489,10 +527,13 @@ static unsigned long long set_bound(const char *drv, const char *dev,
 {
 	const char *op = bind ? "bind" : "unbind";
 	unsigned long long t0, t1;
+	unsigned long pre = 0;
 	char path[256];
 
 	attr_path(path, sizeof(path), ND_DRIVERS "/%s/%s", drv, op);
 	align_clock();
+	if (opt_spin && bind)
+		pre = preemptions();
 	t0 = now_us(CLOCK_MONOTONIC);
 	if (bind)
 		model_open();
@@ -500,6 +541,10 @@ static unsigned long long set_bound(const char *drv, const char *dev,
 	if (bind)
 		model_close();
 	t1 = now_us(CLOCK_MONOTONIC);
+	/* the console, not the port: checked boots count them, no record does */
+	if (opt_spin && bind)
+		dprintf(2, "bench-vm-agent: preempted %lu times while binding %s to %s\n",
+			preemptions() - pre, dev, drv);
 	if (!!is_bound(dev) != !!bind)
 		fail("%s %s (driver %s): the write succeeded but %s is %s",
 		     op, dev, drv, dev, bind ? "not bound" : "still bound");
@@ -918,6 +963,8 @@ int main(int argc, char **argv)
 	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kmsg_fd < 0)
 		fail("open /dev/kmsg: %s", strerror(errno));
+	if (opt_spin)
+		start_spinner();
 
 	enter_step("fsdax-setup");
 	/* "pmem": the struct pages live on the device itself (map=dev) */
