@@ -2,9 +2,11 @@
 # kernel-tree.sh refuses bad input with a clear error and changes nothing:
 # a wrong package version, a tarball with the wrong checksum, a non-empty
 # non-repository directory, a kernel-tree with local changes, one that lacks
-# the pinned commit.  Each runs on a scratch copy of the toolkit.
+# the pinned commit.  Each runs on a scratch copy of the toolkit.  And the
+# import itself, on a small tarball: the tree a plain 'git add' gives,
+# packed, and no gc left running behind it.
 . "$(dirname "$0")/lib.sh"
-plan 5
+plan 6
 PIN=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2)
 [ -n "$PIN" ] || bail "no kernel-tree gitlink in $TOP"
 
@@ -63,5 +65,31 @@ test_expect_success 'a kernel-tree without the pinned commit is refused' '
 	rmdir tk/kernel-tree && git clone -q other tk/kernel-tree &&
 	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
 	grep_err "lacks the pinned commit $PIN" && [ ! -e out/tree ]
+'
+# import_tarball (lib.sh) on a tarball of 500 files, an empty one, an
+# executable, a symlink and Debian's .gitignore that ignores everything:
+# the same tree as a plain 'git add' of it, every object in a pack, and
+# no gc started (gc.auto=1 in the environment: without the import's own
+# gc.auto=0 its commit would start one), none of gc's files left behind
+test_expect_success 'the import: the tree of a plain git add, packed, no gc behind it' '
+	toolkit && mkdir -p src/linux/d/e &&
+	printf "*\n" >src/linux/.gitignore && : >src/linux/empty &&
+	printf "#!/bin/sh\n" >src/linux/run && chmod +x src/linux/run &&
+	ln -s d/e src/linux/link &&
+	i=0 && while [ $i -lt 500 ]; do echo "$i" >src/linux/d/e/f$i; i=$((i + 1)); done &&
+	tar -cJf k.tar.xz -C src linux &&
+	printf ". \"\$(dirname \"\$0\")/lib.sh\"\nimport_tarball \"\$@\"\n" >tk/scripts/imp.sh &&
+	GIT_TRACE=$SCRATCH/trace GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=1 \
+		GIT_CONFIG_KEY_1=gc.autoDetach GIT_CONFIG_VALUE_1=false \
+		sh tk/scripts/imp.sh "$SCRATCH/imp" k.tar.xz 1.0 0123 2026-11-14T12:56:01Z 2>err &&
+	cat err && grep -q "import: committing 503 files" err &&
+	mkdir plain && tar -xJf k.tar.xz --strip-components=1 -C plain &&
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git -C plain init -q &&
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git -C plain add -f -A . &&
+	[ "$(git -C imp rev-parse HEAD^{tree})" = "$(git -C plain write-tree)" ] &&
+	[ -z "$(git -C imp status --porcelain --untracked-files=no)" ] &&
+	git -C imp count-objects -v >count && cat count && grep -qx "count: 0" count &&
+	grep -qx "in-pack: 508" count && git -C imp fsck --strict --no-progress &&
+	! grep "built-in: git gc" trace && ! ls imp/.git | grep "^gc"
 '
 done_testing
