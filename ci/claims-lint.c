@@ -143,6 +143,20 @@ static struct dirset *dir_load(const struct source *src, const char *dir)
 	return d;
 }
 
+static void dirs_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < ndirs; i++) {
+		if (!dirs[i].bad)
+			claims_free(&dirs[i].r);
+		table_free(&dirs[i].r.t);
+		records_free(&dirs[i].rs);
+		free(dirs[i].dir);
+	}
+	free(dirs);
+}
+
 /* ---- a source line ---- */
 
 struct source {
@@ -856,6 +870,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *figures_path = NULL;
+	char *figures_alloc = NULL;	/* the default, beside the series */
 	struct report r = { .alpha = 0.05 };
 	char *line = NULL, *slash;
 	const char ***cover;
@@ -877,9 +892,12 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		goto usage;
 	slash = strrchr(series_path, '/');
-	if (!figures_path)
-		figures_path = slash ? xasprintf("%.*s/figures", (int)(slash - series_path),
-						 series_path) : "figures";
+	if (!figures_path && slash) {
+		figures_alloc = xasprintf("%.*s/figures", (int)(slash - series_path), series_path);
+		figures_path = figures_alloc;
+	} else if (!figures_path) {
+		figures_path = "figures";
+	}
 	if (access(series_path, R_OK))
 		die("series: %s: %s", series_path, strerror(errno));
 	r.series_path = series_path;
@@ -939,6 +957,13 @@ int main(int argc, char **argv)
 		       nfigs, series_path, nsources, figures_path);
 	if (fflush(stdout) | ferror(stdout))
 		die("write: stdout: %s", strerror(errno));
+	for (i = 0; i < r.series.n; i++)
+		free(cover[i]);
+	free(cover);
+	free(line);
+	claims_free(&r);
+	dirs_free();
+	free(figures_alloc);
 	return nrefused ? 1 : 0;
 usage:
 	fprintf(stderr, "%s: usage: claims-lint [--series FILE] [--figures FILE]\n", prog_name());

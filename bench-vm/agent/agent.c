@@ -111,7 +111,7 @@ static const struct opt {
 	{ "pages", &opt_pages, "1: digest the struct pages with " PAGES_KO },
 	{ "mem_ns", &opt_mem_ns, "1: namespace2.0 as devdax with map=mem too" },
 	{ "synthetic", &opt_synthetic, "N: only the model's synthetic copies of N bytes" },
-	{ "spin", &opt_spin, "1: a busy task beside the binds, each bind's preemptions on the console" },
+	{ "spin", &opt_spin, "1: a busy task beside the binds; their preemptions on the console" },
 };
 
 static int port_fd = -1;
