@@ -172,9 +172,10 @@ set_ident "$tmp/cover.mbox" ||
 mkdir "$tmp/lint" && cp "$tmp/cover.mbox" "$tmp/lint/0000-cover-letter.mbox" &&
 	cp "$tmp"/gen/*.mbox "$tmp/series" "$tmp/lint/" ||
 	die "write: could not copy the export into $tmp/lint (disk full?); $DEST is unchanged"
-[ ! -d "$PATCHES/upstream" ] || ln -s "$PATCHES/upstream" "$tmp/lint/upstream" ||
+case $PATCHES in /*) upstream=$PATCHES/upstream ;; *) upstream=$(pwd)/$PATCHES/upstream ;; esac
+[ ! -d "$upstream" ] || ln -s "$upstream" "$tmp/lint/upstream" ||
 	die "write: could not link $PATCHES/upstream into $tmp/lint; $DEST is unchanged"
-(cd "$TOP" && "$BIN/claims-lint" --series "$tmp/lint/series" --figures "$PATCHES/figures") >/dev/null ||
+claims_lint "$tmp/lint/series" "$PATCHES/figures" ||
 	die "claims: the figures of the export are refused (above: $tmp/lint/ is the mails as exported); give each a source in $PATCHES/figures; $DEST is unchanged"
 
 # Everything is copied next to $DEST first (the same file system), then

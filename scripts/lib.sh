@@ -79,6 +79,17 @@ warn() {
 	printf '%s: warning: %s\n' "$PROG" "$*" >&2
 }
 
+# claims_lint SERIES FIGURES: claims-lint on them (paths from here, made
+# absolute: it runs at the top of the checkout, where the records named
+# in FIGURES are); its refusals on stderr, its exit status
+claims_lint() {
+	cl_series=$1 cl_figures=$2 cl_bin=$BIN
+	case $cl_series in /*) ;; *) cl_series=$(pwd)/$cl_series ;; esac
+	case $cl_figures in /*) ;; *) cl_figures=$(pwd)/$cl_figures ;; esac
+	case $cl_bin in /*) ;; *) cl_bin=$(pwd)/$cl_bin ;; esac
+	(cd "$TOP" && "$cl_bin/claims-lint" --series "$cl_series" --figures "$cl_figures") >/dev/null
+}
+
 # tool_built NAME...: the C tools NAME are built in $BIN, or say how
 tool_built() {
 	for tb_name in "$@"; do

@@ -76,7 +76,7 @@ worktree_check
 list=$("$SERIES_CHECK" "$PATCHES/series") || exit
 # every figure the mails quote from its source, as computed (claims-lint)
 tool_built claims-lint
-(cd "$TOP" && "$BIN/claims-lint" --series "$PATCHES/series" --figures "$PATCHES/figures") >/dev/null ||
+claims_lint "$PATCHES/series" "$PATCHES/figures" ||
 	die "claims: not sent: the figures of the mails are refused (above): give each a source in $PATCHES/figures"
 from=$(series_ident)
 [ "${SEND:-0}" = 0 ] || [ "$from" != "$SERIES_IDENT_DEFAULT" ] ||

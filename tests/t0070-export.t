@@ -51,13 +51,15 @@ test_expect_success 'the cover letter: shortlog and diffstat of the commits, wha
 	grep_err "cover: .* has no shortlog and diffstat" && [ ! -e nostat ]
 '
 # claims-lint on the mails as exported (its own tests: t0623)
-test_expect_success 'a figure with no source in patches/figures: export refused, nothing written' '
+test_expect_success 'a figure with no source in patches/figures: export refused, nothing written; relative paths lint as absolute ones' '
 	cp -r "$TOP/patches" src && grep -v "^2 claim template/nd_pmem " src/figures >f && mv f src/figures &&
 	PATCHES=$SCRATCH/src PATCHES_OUT=$SCRATCH/o expect_fail sh "$TOP/scripts/export.sh" &&
 	grep_err "0002-.*: .649 ms. has no source in .*src/figures" &&
 	grep_err "^export: claims: the figures of the export are refused .*; .*/o is unchanged" && [ ! -e o ] &&
 	cp -r src src0 && PATCHES=$SCRATCH/src PATCHES_OUT=$SCRATCH/src expect_fail sh "$TOP/scripts/export.sh" &&
-	diff -r src0 src
+	diff -r src0 src &&
+	cp -r "$TOP/patches" ok && PATCHES=ok PATCHES_OUT=okout sh "$TOP/scripts/export.sh" &&
+	diff -r -x upstream "$TOP/patches" okout
 '
 test_expect_success 'VERSION that is no positive number, PATCHES_OUT that is a file: refused' '
 	for v in 0 01 x 2a ""; do
