@@ -901,6 +901,11 @@ int main(int argc, char **argv)
 	}
 	if (access(series_path, R_OK))
 		die("series: %s: %s", series_path, strerror(errno));
+	/* before anything is read: a die() here leaves nothing behind */
+	f = fopen(figures_path, "r");
+	if (!f)
+		die("figures: %s: cannot open: %s (%s)", figures_path, strerror(errno),
+		    "every figure the mails quote needs its source there");
 	r.series_path = series_path;
 	series_read(&r);
 	/* the mails by their path from here, in every message */
@@ -915,10 +920,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < r.series.n; i++)
 		cover[i] = xcalloc(r.series.p[i].nfigs + 1, sizeof(**cover));
 
-	f = fopen(figures_path, "r");
-	if (!f)
-		die("figures: %s: cannot open: %s (%s)", figures_path, strerror(errno),
-		    "every figure the mails quote needs its source there");
 	while (getline(&line, &cap, f) >= 0) {
 		struct source s = { .path = figures_path, .line = ++ln };
 		const struct kind *k;
