@@ -106,7 +106,13 @@ static size_t ndirs;
 static const char *series_path;	/* the series linted: the claims' too */
 
 struct source;
-static struct text where(const struct source *s);
+
+/* "FIGURES:LINE" of a source: a path of any length (struct text is 48) */
+struct where {
+	char s[4096 + 16];
+};
+
+static struct where where(const struct source *s);
 
 static struct dirset *dir_load(const struct source *src, const char *dir)
 {
@@ -169,12 +175,12 @@ struct source {
 };
 
 /* "FIGURES:LINE" of a source, for messages */
-static struct text where(const struct source *s)
+static struct where where(const struct source *s)
 {
-	struct text t;
+	struct where w;
 
-	snprintf(t.s, sizeof(t.s), "%s:%u", s->path, s->line);
-	return t;
+	snprintf(w.s, sizeof(w.s), "%s:%u", s->path, s->line);
+	return w;
 }
 
 static char *squeeze(char *s);
