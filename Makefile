@@ -40,10 +40,14 @@ endif
 
 BIN = $(OUT)/bin
 export BIN
+# The tools' objects and flags file sit beside $(BIN), not under $(OUT):
+# the test suite runs make with OUT=out/test and BIN=out/bin, and
+# objects of that OUT's own would relink out/bin while other tests run it.
+TOOLS_OUT = $(patsubst %/,%,$(dir $(BIN)))
 # The C tools: one compile rule and one link rule (below, after every
 # area's fragment).  objs: the objects of some sources, out/obj/<path>.o
 # (the source's name kept whole: bench/costs.c and bench/costs.S are two)
-objs = $(patsubst %,$(OUT)/obj/%.o,$(1))
+objs = $(patsubst %,$(TOOLS_OUT)/obj/%.o,$(1))
 LDLIBS = -ljson-c -lgsl -lgslcblas -lm
 # lib/: what the tools of several areas share: the record reader and
 # writer, the statistics, the table of records (ci-report, ci-merge,
@@ -135,7 +139,7 @@ tools: $(TOOLS) $(C_TOOLS)
 
 # A flags file rewritten only when its content changes, so new flags
 # rebuild the tools and nothing else.
-$(OUT)/cflags: FORCE
+$(TOOLS_OUT)/cflags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' >$@
 
@@ -151,18 +155,18 @@ $(BIN)/record-reuse: $(call objs,tools/record-reuse.c) $(LIB_OBJ)
 # object out/obj/<source>.o (lib/stats.c: out/obj/lib/stats.c.o), and its
 # header dependencies as the compiler finds them (-MMD -MP:
 # out/obj/lib/stats.c.d), so no list of headers is kept by hand.  New
-# flags ($(OUT)/cflags) rebuild every object.
-$(OUT)/obj/%.c.o: %.c $(OUT)/cflags
+# flags ($(TOOLS_OUT)/cflags) rebuild every object.
+$(TOOLS_OUT)/obj/%.c.o: %.c $(TOOLS_OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  CC     ' $@
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(OUT)/obj/%.S.o: %.S $(OUT)/cflags
+$(TOOLS_OUT)/obj/%.S.o: %.S $(TOOLS_OUT)/cflags
 	@mkdir -p $(@D)
 	$(quiet) '  AS     ' $@
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
--include $(wildcard $(OUT)/obj/*/*.d $(OUT)/obj/*/*/*.d $(OUT)/obj/*/*/*/*.d)
+-include $(wildcard $(TOOLS_OUT)/obj/*/*.d $(TOOLS_OUT)/obj/*/*/*.d $(TOOLS_OUT)/obj/*/*/*/*.d)
 
 # The test suite needs the packages (deps), the pinned kernel imported
 # (some tools, gen_init_cpio, come from it; its tests make their own
@@ -219,7 +223,7 @@ print-shell-sources:
 	@echo '$(SHELL_SOURCES)'
 
 clean:
-	rm -rf $(BIN) $(OUT)/cflags $(OUT)/build $(OUT)/apply
+	rm -rf $(BIN) $(TOOLS_OUT)/cflags $(TOOLS_OUT)/obj $(OUT)/build $(OUT)/apply
 
 distclean:
 	rm -rf $(OUT)

@@ -63,7 +63,11 @@ REF_NS=${TEST_REF_NS:-refs/x86-copy-series-test}
 BIN=${BIN:-${OUT:-$TOP/out}/bin}
 OUT=$TEST_OUT
 WORKTREE=$TEST_OUT/tree
-export REF_NS BIN OUT WORKTREE
+# SANITIZE=1 for every make a test runs (make build, checks, quick...):
+# the suite's tools are built so (make test-prep), and a make with other
+# flags would relink them in $BIN while the other lane runs them
+SANITIZE=1
+export REF_NS BIN OUT WORKTREE SANITIZE
 SAN_DIR=$TEST_OUT/sanitizer/$(basename "$0" .t)
 rm -rf "$SAN_DIR" "$SAN_DIR.seen"
 mkdir -p "$SAN_DIR"

@@ -5,10 +5,12 @@
 # away; a test file that runs another number of tests than it planned
 # fails; a skip is listed at the end of the suite and fails under CI=true
 # unless tests/ci-skips.txt lets it; make test-quick leaves out exactly the
-# files that build a kernel or boot a guest, each by the tag in its header.
+# files that build a kernel or boot a guest, each by the tag in its header;
+# a make that a test runs (OUT=$OUT BIN=$BIN) relinks none of the suite's
+# tools, which the other lane may be running.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 9
 
 # mini_suite BODY: a test file with BODY in a scratch copy of the harness;
 # runs it, output in mini.out, exit status in mini.rc; off CI (CI unset,
@@ -119,5 +121,10 @@ test_expect_success 'lanes: files without a test-parallel header run one after t
 	(cd mini && TEST_JOBS=2 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >lanes.out 2>&1; cat lanes.out mini/out/order &&
 	[ "$(grep "^p.-start" mini/out/order | tr "\n" " ")" = "p3-start p2-start p1-start " ] &&
 	tail -n 1 lanes.out | grep -q "^Result: PASS"
+'
+test_expect_success 'a make of the toolkit as the tests run it (their OUT, BIN and SANITIZE) finds the tools built: nothing compiled, no tool relinked' '
+	ls -li --time-style=+%s.%N "$BIN" >before &&
+	make -C "$TOP" -s --no-print-directory tools OUT="$OUT" BIN="$BIN" >out 2>&1 || { cat out; return 1; }
+	cat out && [ ! -s out ] && ls -li --time-style=+%s.%N "$BIN" >after && diff before after
 '
 done_testing
