@@ -547,9 +547,8 @@ static int stat_of(const struct source *src, const struct dirset *d, const char 
 		   const char *case_name, const char *commit, double *x, struct computed *c)
 {
 	const char *suite = src->arg[4], *metric = src->arg[5];
-	double *v = NULL;
-	long *pre = NULL;
-	size_t n = 0, i, k, used = 0;
+	struct samples sm = { 0 };
+	size_t i, n, used = 0;
 	struct stats s;
 	int rc;
 
@@ -559,26 +558,19 @@ static int stat_of(const struct source *src, const struct dirset *d, const char 
 		if (r->error || strcmp(r->suite, suite) || strcmp(r->case_name, case_name) ||
 		    strcmp(r->metric, metric) || strcmp(r->commit, commit))
 			continue;
-		v = xrealloc(v, (n + r->n) * sizeof(*v));
-		pre = xrealloc(pre, (n + r->n) * sizeof(*pre));
-		for (k = 0; k < r->n; k++) {
-			v[n + k] = r->samples[k];
-			pre[n + k] = record_preempted(r, k);
-		}
-		n += r->n;
+		samples_add(&sm, r);
 		c->icount |= r->clock && !strcmp(r->clock, "icount");
 	}
+	n = sm.n;
 	if (!n) {
 		refuse("%s: %s has no samples of %s/%s/%s at %.12s", where(src).s, d->dir, suite,
 		       case_name, metric, commit);
-		free(v);
-		free(pre);
+		samples_free(&sm);
 		return -1;
 	}
-	rc = strcmp(stat, "clean-median") ? stats_summary(v, n, &s) :
-	     stats_clean(v, pre, n, &s, &used);
-	free(v);
-	free(pre);
+	rc = strcmp(stat, "clean-median") ? stats_summary(sm.v, n, &s) :
+	     stats_clean(sm.v, sm.pre, n, &s, &used);
+	samples_free(&sm);
 	if (rc < 0)
 		die("stats: %s: no memory or a bad sample", d->dir);
 	if (rc == 1) {

@@ -572,34 +572,22 @@ static const char *claim_statistic(const struct claim *c)
  */
 static double cell_statistic(const struct cell *cl, const char *stat, int *how)
 {
-	double *v, x;
-	long *pre;
-	size_t n = 0, i, k, used;
+	struct samples sm = { 0 };
+	size_t i, used;
 	struct stats s;
 	int rc;
 
 	*how = 0;
 	if (strcmp(stat, "clean-median"))
 		return cl->s.mean;
-	v = xcalloc(cl->n + 1, sizeof(*v));
-	pre = xcalloc(cl->n + 1, sizeof(*pre));
-	for (i = 0; i < cl->nrecs; i++) {
-		if (record_param_has(cl->recs[i], "preempted"))
-			*how = 1;
-		for (k = 0; k < cl->recs[i]->n && n < cl->n; k++) {
-			v[n] = cl->recs[i]->samples[k];
-			pre[n++] = record_preempted(cl->recs[i], k);
-		}
-	}
-	rc = stats_clean(v, pre, n, &s, &used);
+	for (i = 0; i < cl->nrecs; i++)
+		samples_add(&sm, cl->recs[i]);
+	rc = stats_clean(sm.v, sm.pre, sm.n, &s, &used);
+	*how = !sm.marked ? 0 : rc == 1 ? 2 : 1;
+	samples_free(&sm);
 	if (rc < 0)
 		die("stats: %s: no memory", cl->first->file);
-	if (rc == 1 && *how)
-		*how = 2;
-	x = s.median;
-	free(v);
-	free(pre);
-	return x;
+	return s.median;
 }
 
 /* what reproduced figures of a statistic are, for the claims' lines */

@@ -356,6 +356,27 @@ long record_preempted(const struct record *r, size_t i)
 	return json_object_get_int64(json_object_array_get_idx(a, i));
 }
 
+void samples_add(struct samples *sm, const struct record *r)
+{
+	size_t k;
+
+	sm->v = xrealloc(sm->v, (sm->n + r->n + 1) * sizeof(*sm->v));
+	sm->pre = xrealloc(sm->pre, (sm->n + r->n + 1) * sizeof(*sm->pre));
+	for (k = 0; k < r->n; k++) {
+		sm->v[sm->n + k] = r->samples[k];
+		sm->pre[sm->n + k] = record_preempted(r, k);
+	}
+	sm->n += r->n;
+	sm->marked |= record_param_has(r, "preempted");
+}
+
+void samples_free(struct samples *sm)
+{
+	free(sm->v);
+	free(sm->pre);
+	*sm = (struct samples){ 0 };
+}
+
 const char *record_param_str(const struct record *r, const char *key)
 {
 	json_object *v;

@@ -13,6 +13,10 @@
  *   record_param(r, "size")        a number of params, or NAN
  *   record_preempted(r, i)         how often sample i was preempted (host
  *                                  benchmarks; 0 when not recorded)
+ *   samples_add(&sm, r)            r's samples and their preempted counts
+ *                                  appended to a struct samples (for
+ *                                  stats_summary(), stats_clean());
+ *                                  samples_free(&sm)
  *   records_free(&rs)
  *
  * Strict, because the numbers are the product: each line is one JSON
@@ -73,5 +77,21 @@ long record_preempted(const struct record *r, size_t i);
 /* params has key, whatever its value */
 int record_param_has(const struct record *r, const char *key);
 const char *record_param_str(const struct record *r, const char *key);
+
+/*
+ * The samples of some records in one array, each with how often it was
+ * preempted beside it (0 where its record does not say): what a
+ * statistic of several records is computed on.  marked: some record
+ * says (params.preempted), so a clean median means something.
+ */
+struct samples {
+	double *v;
+	long *pre;
+	size_t n;
+	int marked;
+};
+
+void samples_add(struct samples *sm, const struct record *r);
+void samples_free(struct samples *sm);
 
 #endif /* RECORD_READ_H */
