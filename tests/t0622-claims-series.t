@@ -78,7 +78,7 @@ test_expect_success 'a subject renamed in patches/ keeps its claim, re-applied o
 	! grep -q warning err &&
 	cp old.txt commits.txt && report &&
 	claim template/nd_pmem | grep -q "reproduced: the claimed figures" &&
-	grep -q "^ci-report: warning: series: commit baaed4e22d12 .* is taken for 2/7 .* by its place" err
+	grep -q "^ci-report: warning: series: commit a92363a89517 .* is taken for 2/7 .* by its place" err
 '
 
 test_expect_success 'a changelog that changes a claimed figure makes its claim stale, named' '

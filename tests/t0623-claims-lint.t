@@ -168,8 +168,8 @@ test_expect_success 'figures lines that cannot be right: each named, nothing els
 		"2 claim template/nd_pmem results/no-such-dir" \
 		"cover records results/2026-12-04-series-v3/bench mean bench ms_per_pass template-copy/fc-inline-64 deadbeef00 | inline (5/7) 51.9 ms" \
 		"cover records results/2026-12-04-series-v3/bench mean bench ms_per_pass template-copy/fc-inline-64 head | inline (5/7) 51.9 ms" \
-		"cover records results/2026-12-04-series-v3/bench mode bench ms_per_pass template-copy/fc-inline-64 8e60d5d8dbba | inline (5/7) 51.9 ms" \
-		"cover records results/2026-12-04-series-v3/bench mean bench ms_per_pass no/such 8e60d5d8dbba | inline (5/7) 51.9 ms" \
+		"cover records results/2026-12-04-series-v3/bench mode bench ms_per_pass template-copy/fc-inline-64 3b879388e93c | inline (5/7) 51.9 ms" \
+		"cover records results/2026-12-04-series-v3/bench mean bench ms_per_pass no/such 3b879388e93c | inline (5/7) 51.9 ms" \
 		"cover report no-such-file x | inline (5/7) 51.9 ms"; do
 		copy && add_source "$l" && n=$(wc -l <p/figures) && rc=0 && lint || rc=$?
 		[ $rc = 1 ] && [ "$(grep -c "figures:$n: " err)" -ge 1 ] && [ "$(grep -c "refusal(s)" err)" = 1 ] &&
