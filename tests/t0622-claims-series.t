@@ -6,14 +6,16 @@
 # figure fails here); a subject renamed in a scratch copy of patches/
 # keeps its claim; a changed figure makes its claim stale; a patch that
 # is not in the series is named once; two samples that cannot tell say
-# "inconclusive"; the plots name the commits by patch, their titles fit.
+# "inconclusive"; the plots name the commits by patch, their titles fit;
+# the host claims (v3's bench records) are reproduced by the median of
+# the samples no other task preempted, and say which median it is.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 SET=$TOP/results/2026-12-04-series-v3/vm-icount-100G
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 10
+plan 11
 
 # the commits of the record set, base first, as ci/run.sh lists them
 IDS=$(cut -f1 "$SET/commits.txt")
@@ -177,5 +179,39 @@ test_expect_success 'a report of a part of the series (CI_COMMITS): a claim of t
 	claim series-icount/nd_pmem && claim series-icount/nd_pmem | grep -q "no data: the head (7/7) is not in the report" &&
 	! claim series-icount/nd_pmem | grep -q "reproduced [0-9]" &&
 	claim template/nd_pmem | grep -q "reproduced: the claimed figures"
+'
+# bench_claims: ci-report of v3's host records, base and head, into bt.txt
+bench_claims() {
+	sed -n '1p;$p' "$SET/commits.txt" >bc.txt &&
+	{ "$REPORT" --commits bc.txt "$@" >bt.txt 2>err || [ $? = 1 ]; }
+}
+
+test_expect_success 'host claims: the median of the unpreempted samples, said so; of all of them where too few were unpreempted; a plain median where no record says' '
+	B=$TOP/results/2026-12-04-series-v3/bench &&
+	bench_claims "$B"/*.jsonl && grep "^  nontemporal/" bt.txt &&
+	grep -q "^  nontemporal/template-copy-64 *claimed 67.10 -> 108.90 (+62.3%) *reproduced 67.08 -> 108.88 ms (medians of the unpreempted samples: +62.3%, p 0.0026, n 5/5): reproduced: the claimed figures$" bt.txt &&
+	[ "$(grep -c "(medians of the unpreempted samples: " bt.txt)" = 7 ] &&
+	# every sample of the head preempted: the median of all, said so
+	mkdir -p pre none &&
+	for f in "$B"/*.jsonl; do
+		python3 -c "import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    n = len(r[\"samples\"])
+    if \"preempted\" in r.get(\"params\", {}):
+        r[\"params\"][\"preempted\"] = [1] * n
+    print(json.dumps(r, separators=(\",\", \":\")))" "$f" >"pre/${f##*/}" &&
+		python3 -c "import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    r.get(\"params\", {}).pop(\"preempted\", None)
+    print(json.dumps(r, separators=(\",\", \":\")))" "$f" >"none/${f##*/}" || return 1
+	done &&
+	bench_claims pre/*.jsonl && grep "^  nontemporal/template-copy-64 " bt.txt &&
+	grep -q "^  nontemporal/template-copy-64 .*(medians, of all samples where too few were unpreempted: " bt.txt &&
+	! grep -q "medians of the unpreempted" bt.txt &&
+	bench_claims none/*.jsonl && grep "^  nontemporal/template-copy-64 " bt.txt &&
+	grep -q "^  nontemporal/template-copy-64 .*(medians: " bt.txt &&
+	! grep -q "unpreempted" bt.txt
 '
 done_testing
