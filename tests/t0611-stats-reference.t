@@ -4,12 +4,14 @@
 # binomial sums of awk (integers: exact for these n) and against the
 # published table of those ranks; the mean's 95% interval against
 # textbook quantiles t(0.975, df); median, mean and sd against awk; the
-# edges n = 0, 1, 2 and refused samples.  A small C program prints what
-# stats_summary() says; t0610 tests the same numbers through ci-report.
+# edges n = 0, 1, 2 and refused samples; stats_clean()'s rule, at least
+# max(3, n / 3) unpreempted samples, at each edge and one past it.  A
+# small C program prints what stats_summary() and stats_clean() say;
+# t0610 tests the same numbers through ci-report.
 # test-parallel: its scratch directories and out/test/stats-reference
 . "$(dirname "$0")/lib.sh"
 command -v gcc >/dev/null || bail "gcc is missing: run 'make deps'"
-plan 6
+plan 7
 
 D=$TEST_OUT/stats-reference
 mkdir -p "$D" || bail "cannot create $D"
@@ -17,15 +19,42 @@ cat >"$D/driver.c" <<'C'
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "stats.h"
+
+/* driver clean X[p]...: rc used median (X with a p: preempted) */
+static int clean(int argc, char **argv)
+{
+	double *x = calloc(argc, sizeof(*x));
+	long *pre = calloc(argc, sizeof(*pre));
+	size_t used = 0;
+	struct stats s;
+	char *end;
+	int i, rc;
+
+	if (!x || !pre)
+		return 1;
+	for (i = 0; i < argc; i++) {
+		x[i] = strtod(argv[i], &end);
+		pre[i] = *end == 'p';
+	}
+	rc = stats_clean(x, pre, argc, &s, &used);
+	printf("%d %zu %.17g\n", rc, used, s.median);
+	free(x);
+	free(pre);
+	return 0;
+}
 
 /* driver X...: n median lo hi exact mean sd mean_lo mean_hi */
 int main(int argc, char **argv)
 {
-	double *x = calloc(argc, sizeof(*x));
+	double *x;
 	struct stats s;
 	int i;
 
+	if (argc > 1 && !strcmp(argv[1], "clean"))
+		return clean(argc - 2, argv + 2);
+	x = calloc(argc, sizeof(*x));
 	if (!x)
 		return 1;
 	for (i = 1; i < argc; i++)
@@ -152,5 +181,21 @@ test_expect_success 'a NaN or infinite sample is refused (EDOM), never summarise
 		rc=0 && "$DRIVER" 1 "$bad" 3 >out || rc=$? &&
 		cat out && [ $rc = 1 ] && grep -qx "refused errno EDOM" out || exit 1
 	done
+'
+# cleanrun U P: U unpreempted samples 1..U, then P preempted ones of 100
+# each; prints stats_clean()'s "rc used median"
+cleanrun() {
+	# shellcheck disable=SC2046 # samples, a word each
+	"$DRIVER" clean $(awk -v u="$1" -v p="$2" 'BEGIN { for (i = 1; i <= u; i++) printf "%d ", i
+		for (i = 0; i < p; i++) printf "100p " }')
+}
+
+test_expect_success 'stats_clean: the unpreempted samples when there are max(3, n / 3) of them, at each edge and one past it' '
+	[ "$(cleanrun 3 0)" = "0 3 2" ] && [ "$(cleanrun 2 0)" = "1 2 1.5" ] &&
+	[ "$(cleanrun 3 6)" = "0 3 2" ] && [ "$(cleanrun 2 4)" = "1 2 100" ] &&
+	[ "$(cleanrun 4 8)" = "0 4 2.5" ] && [ "$(cleanrun 3 9)" = "1 3 100" ] &&
+	[ "$(cleanrun 5 10)" = "0 5 3" ] && [ "$(cleanrun 4 11)" = "1 4 100" ] &&
+	# n / 3 rounds down: 4 of 14 (14 / 3 = 4) is enough
+	[ "$(cleanrun 4 10)" = "0 4 2.5" ]
 '
 done_testing
