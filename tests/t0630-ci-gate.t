@@ -6,7 +6,9 @@
 # (icount) rows are decided by the size of the change against
 # --gate-pct-icount, without a test or a p-value; a maintainer's
 # acknowledgement (--gate-ack) accepts a flagged change of one commit and
-# metric, with its reason, and nothing else.  Each fixture's premise (the
+# metric, with its reason, and nothing else; each bound at its edge (a
+# change of exactly the threshold passes, an ack's max-pct is inclusive)
+# and each commit against its parent, not the base.  Each fixture's premise (the
 # change and its significance) is checked from the report's JSON, so a
 # test fails when its title is false.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
@@ -14,7 +16,7 @@
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 11
+plan 12
 P=1111111111111111111111111111111111111111
 C=2222222222222222222222222222222222222222
 
@@ -182,5 +184,32 @@ test_expect_success 'a malformed acknowledgement is refused with its file and li
 	printf "222222222222 bench-vm/x lots why\n" >ack.txt &&
 	expect_fail "$REPORT" --commits commits.txt --gate-pct 5 --gate-ack ack.txt r.jsonl &&
 	grep_err "gate-ack: ack.txt:1: .lots. is not a percent above 0"
+'
+test_expect_success 'the edges: exactly the threshold passes, a hair over fails; an ack up to exactly its max-pct; each commit against its parent, never the base' '
+	# 100 -> 150 is +50% exactly in binary: the threshold is strict
+	exact 100 150 &&
+	"$REPORT" --commits commits.txt --gate-pct 5 --gate-pct-icount 50 --json r.json r.jsonl >r.txt 2>err &&
+	[ "$(vs_parent pct)" = 50.0 ] && grep -q "+50.0% worse, within the 50% threshold: pass$" r.txt &&
+	exact 100 150.01 &&
+	expect_fail "$REPORT" --commits commits.txt --gate-pct 5 --gate-pct-icount 50 r.jsonl &&
+	# an ack of exactly the change accepts it; a hair less does not
+	exact 100 150 &&
+	printf "%s bench-vm/*/rebind/memmap_init_ms 50 the change, to the figure\n" 222222222222 >ack.txt &&
+	"$REPORT" --commits commits.txt --gate-pct 5 --gate-pct-icount 25 --gate-ack ack.txt r.jsonl >r.txt 2>err &&
+	grep -q "accepted by ack.txt:1 (up to 50% worse)" err &&
+	sed -i "s/ 50 the change/ 49.99 the change/" ack.txt &&
+	expect_fail "$REPORT" --commits commits.txt --gate-pct 5 --gate-pct-icount 25 --gate-ack ack.txt r.jsonl &&
+	# three commits: the second doubles (acknowledged), the third keeps
+	# it: against its parent +0%, against the base it would be +100%
+	D=3333333333333333333333333333333333333333 &&
+	printf "%s\tbase\n%s\tx86: doubles\n%s\tx86: keeps\n" $P $C $D >commits.txt &&
+	# shellcheck disable=SC2046 # one sample a word
+	{ samples $P $(seq 30 | sed "s/.*/100/") && samples $C $(seq 30 | sed "s/.*/200/") &&
+	  samples $D $(seq 30 | sed "s/.*/200/"); } | icount >r.jsonl &&
+	printf "%s bench-vm/*/rebind/memmap_init_ms 100 doubles on purpose\n" 222222222222 >ack.txt &&
+	"$REPORT" --commits commits.txt --gate-pct 5 --gate-pct-icount 1 --gate-ack ack.txt --json r.json r.jsonl >r.txt 2>err &&
+	cat err && grep -q "is 100\.0% worse .*accepted by ack.txt:1" err && ! grep -q "333333333333.* worse" err &&
+	python3 -c "import json; r = json.load(open(\"r.json\")); c = r[\"rows\"][0][\"cells\"][2]; \
+		assert c[\"column\"] == \"$D\" and c[\"vs_parent\"][\"pct\"] == 0, c"
 '
 done_testing
