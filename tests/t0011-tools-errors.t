@@ -4,13 +4,15 @@
 # exit 2 with the usage; every input that cannot be read or is wrong, and
 # every output that cannot be written, is exit 1 with a message naming
 # it, and nothing is printed or written where the tool promises that
-# (record-reuse's OUT removed, record-write's --to file as it was).
+# (record-reuse's OUT removed, record-write's --to file as it was); and
+# what record-reuse writes when it works: the records of the new commit,
+# every other field as it was, the commit first measured kept.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 for t in series-check trailers-collect record-write record-reuse; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
-plan 9
+plan 10
 REC=$TOP/tests/fixtures/ci/rec.sh
 O=1111111111111111111111111111111111111111
 N=2222222222222222222222222222222222222222
@@ -147,5 +149,21 @@ test_expect_success 'record-reuse: IN missing, empty, unreadable, not JSON, refu
 	grep_err "^record-reuse: write: nodir/out.jsonl: No such file or directory\$" &&
 	expect_fail $r --to /dev/full in.jsonl && grep_err "^record-reuse: write: /dev/full: No space left on device\$" &&
 	[ -c /dev/full ]
+'
+test_expect_success 'record-reuse: the records of --commit, reused_from the commit first measured, kept through a second reuse; nothing else changes' '
+	M=3333333333333333333333333333333333333333 &&
+	{ sh "$REC" b c m ns $O host cpu h "{\"size\": 64}" 1 2 && sh "$REC" b d m ns $O host cpu h "{}" 3; } >in.jsonl &&
+	"$BIN/record-reuse" --from $O --commit $N --to n.jsonl in.jsonl &&
+	"$BIN/record-reuse" --from $N --commit $M --to m.jsonl n.jsonl &&
+	python3 -c "import json, sys
+a = [json.loads(l) for l in open(\"in.jsonl\")]
+for f, c in ((\"n.jsonl\", \"$N\"), (\"m.jsonl\", \"$M\")):
+    b = [json.loads(l) for l in open(f)]
+    assert len(a) == len(b), f
+    for x, y in zip(a, b):
+        assert y.pop(\"commit\") == c and y.pop(\"reused_from\") == \"$O\", (f, y)
+        x = dict(x)
+        x.pop(\"commit\")
+        assert x == y, (f, x, y)"
 '
 done_testing
