@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 LINT=$BIN/claims-lint
 [ -x "$LINT" ] || bail "$LINT is not built: run 'make tools'"
-plan 14
+plan 15
 RUN1=results/2026-12-01-series-v2/bench-run1.jsonl
 RUN2=results/2026-12-01-series-v2/bench-run2.jsonl
 V2HEAD1=874963143f76	# the v2 head measured in run 1
@@ -188,5 +188,20 @@ test_expect_success 'the figures it reads: ranges with a unit are two, numbering
 	copy && para 6 "Versions 6.12.117 and 1-5 of E5-2690, 2026-12-04: none; 10-15 ns and 5-8% are four." &&
 	rc=0 && lint || rc=$?
 	[ $rc = 1 ] && [ "$(grep -c "0006-.* has no source" err)" = 4 ]
+'
+test_expect_success 'a records source over two commits: the percent is against the first, the ratio last over first; either the other way round is refused' '
+	copy && S=results/2026-12-04-series-v3/vm-icount-100G &&
+	sed -i "s|^2 claim template/nd_pmem .*|2 records $S mean bench-vm memmap_init_ms nd_pmem/rebind base,2 \| 649 ms (-41.8%)|" p/figures &&
+	grep -q "^2 records .* base,2 | 649 ms (-41.8%)$" p/figures && lint && cat out &&
+	# (649 - 1115) / 649, the change against the last commit: refused
+	edit 2 "goes from 1115 to 649 ms (-41.8%)" "goes from 1115 to 649 ms (-71.8%)" &&
+	sed -i "s/| 649 ms (-41.8%)$/| 649 ms (-71.8%)/" p/figures &&
+	refused "figures:[0-9]*: .*-71.8%.: the mean of .*records is none of it .*: nd_pmem/rebind base -> 2 -41.8%$" &&
+	# a ratio: 649 / 1115 = 0.58x ("3x the work" reads so); 1115 / 649 = 1.72x is refused
+	copy && edit 2 "goes from 1115 to 649 ms (-41.8%)" "goes from 1115 to 649 ms (0.58x)" &&
+	sed -i "s|^2 claim template/nd_pmem .*|2 records $S mean bench-vm memmap_init_ms nd_pmem/rebind base,2 \| 649 ms (0.58x|" p/figures &&
+	lint && cat out &&
+	edit 2 "(0.58x)" "(1.72x)" && sed -i "s/| 649 ms (0.58x$/| 649 ms (1.72x/" p/figures &&
+	refused "figures:[0-9]*: .*1.72x.: the mean of .*records is none of it .*: nd_pmem/rebind base -> 2 0.58x$"
 '
 done_testing
