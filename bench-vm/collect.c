@@ -105,6 +105,49 @@ static const char *field(const struct line *l, const char *key)
 	return NULL;
 }
 
+/*
+ * A number field of an agent line, whole: a finite decimal and nothing
+ * after it.  0 with *x set; -1 when the line has no such field; -2 when
+ * its value is no such number (the caller names it and drops the line:
+ * a figure is never read from part of a field, nor made up as 0).
+ */
+static int num_field(const struct line *l, const char *key, double *x)
+{
+	const char *v = field(l, key);
+	char *end;
+
+	if (!v)
+		return -1;
+	errno = 0;
+	*x = strtod(v, &end);
+	return end == v || *end || errno || !isfinite(*x) ? -2 : 0;
+}
+
+/*
+ * A sample line's numbers: every metric and boot_us there and a number.
+ * 0, or -1 after saying which field of FILE is missing or wrong.
+ */
+static int sample_numbers_ok(const struct line *l, const char *file)
+{
+	static const char *const more[] = { "boot_us" };
+	size_t m;
+	double x;
+
+	for (m = 0; m < NR_METRICS + ARRAY_SIZE(more); m++) {
+		const char *key = m < NR_METRICS ? metrics[m].key : more[m - NR_METRICS];
+		int rc = num_field(l, key, &x);
+
+		if (rc) {
+			fprintf(stderr, PROG ": %s: sample of %s/%s: %s%s%s: the sample is dropped\n",
+				file, field(l, "driver"), field(l, "case"), key,
+				rc == -1 ? " is missing" : " is not a number: ",
+				rc == -1 ? "" : field(l, key));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void split(char *s, struct line *l)
 {
 	char *tok, *save = NULL;
@@ -368,7 +411,8 @@ static void series_add(struct series *s, const struct line *l)
 			fprintf(stderr, PROG ": samples: out of memory\n");
 			exit(1);
 		}
-		s->v[m][s->n] = v ? strtod(v, NULL) : 0;
+		/* checked whole by sample_numbers_ok() */
+		s->v[m][s->n] = strtod(v, NULL);
 	}
 	s->window = realloc(s->window, (s->n + 1) * sizeof(*s->window));
 	if (!s->window) {
@@ -661,8 +705,19 @@ int main(int argc, char **argv)
 			free(kernel);
 			v = field(&l, "kernel");
 			kernel = v ? strdup(v) : NULL;
-			v = field(&l, "boot_us");
-			agent_start = v ? strtod(v, NULL) / 1000 : -1;
+			agent_start = -1;
+			switch (num_field(&l, "boot_us", &agent_start)) {
+			case 0:
+				agent_start /= 1000;
+				break;
+			case -2:
+				fprintf(stderr, PROG ": %s: hello: boot_us is not a number: %s\n",
+					argv[optind], field(&l, "boot_us"));
+				status = 1;
+				/* fall through */
+			default:
+				agent_start = -1;
+			}
 		} else if (!strcmp(l.type, "cpu")) {
 			parse_cpu(&l, &ctx.cpu, &flags);
 		} else if (!strcmp(l.type, "step")) {
@@ -681,12 +736,15 @@ int main(int argc, char **argv)
 				status = 1;
 				continue;
 			}
+			if (sample_numbers_ok(&l, argv[optind])) {
+				status = 1;
+				continue;
+			}
 			c = !strcmp(cs, "rebind");
 			series_add(&ser[d][c], &l);
-			v = field(&l, "boot_us");
-			if (first_bind < 0 && v)
-				first_bind = (strtod(v, NULL) -
-					      strtod(field(&l, "bind_us") ?: "0", NULL)) / 1000;
+			if (first_bind < 0)
+				first_bind = (strtod(field(&l, "boot_us"), NULL) -
+					      strtod(field(&l, "bind_us"), NULL)) / 1000;
 		} else if (!strcmp(l.type, "error")) {
 			char msg[1200];
 

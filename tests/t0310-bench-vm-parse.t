@@ -1,14 +1,15 @@
 #!/bin/sh
 # bench-vm without a VM: the agent's /dev/kmsg parser on fixtures, the
-# collector turning agent lines into records (complete, failed, cut short)
-# and the report's changelog-shaped figures.
+# collector turning agent lines into records (complete, failed, cut short,
+# a number field that is not a whole number or is missing: named, the
+# sample dropped, exit 1) and the report's changelog-shaped figures.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-kmsg-test bench-vm-collect bench-vm-report; do
 	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
 done
-plan 10
+plan 11
 
 test_expect_success 'kmsg parser: the memmap line, other lines, continuation lines, malformed input' '
 	cat >in <<-\EOF &&
@@ -179,5 +180,24 @@ test_expect_success 'the clock: every record says icount or wall; the report lab
 	"$BENCH_VM_BIN/bench-vm-report" w.jsonl i.jsonl >rep && cat rep &&
 	grep -q "^Change c0ffee vs c0ffee: (different accel or clock: not comparable)$" rep &&
 	"$BENCH_VM_BIN/bench-vm-report" w.jsonl >rep && ! grep -q icount rep
+'
+test_expect_success 'collect: a sample field that is not a whole number, or missing, drops that sample, named, exit 1; a decimal is read exactly' '
+	agent_lines 3 >base.out &&
+	# the nd_pmem rebind of index 2: memmap_ms=12 made each bad value
+	for bad in 12abc 12ms x "" 1e999; do
+		{ sed "/driver=nd_pmem.*index=2/s/memmap_ms=12/memmap_ms=$bad/" base.out; printf "done\n"; } >agent.out &&
+		grep -q "memmap_ms=$bad	" agent.out && expect_fail collect agent.out &&
+		grep_err "agent.out: sample of nd_pmem/rebind: memmap_ms is not a number: $bad: the sample is dropped" &&
+		records_check out "one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"] == [11, 13]" &&
+		records_check out "one(\"nd_pmem/rebind\", \"bind_us\")[\"samples\"] == [11001, 11003]" || { echo "value: $bad"; return 1; }
+	done &&
+	{ sed "/driver=dax_pmem.*index=1/s/	bind_us=[0-9]*//" base.out; printf "done\n"; } >agent.out &&
+	expect_fail collect agent.out && grep_err "sample of dax_pmem/rebind: bind_us is missing: the sample is dropped" &&
+	records_check out "one(\"dax_pmem/rebind\", \"unbind_us\")[\"samples\"] == [500, 500]" &&
+	{ sed "s/boot_us=812000/boot_us=812000x/" base.out; printf "done\n"; } >agent.out &&
+	expect_fail collect agent.out && grep_err "hello: boot_us is not a number: 812000x" &&
+	{ sed "/driver=nd_pmem.*index=2/s/memmap_ms=12/memmap_ms=12.5/" base.out; printf "done\n"; } >agent.out &&
+	collect agent.out >rec.jsonl &&
+	records_check rec.jsonl "one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"] == [11, 12.5, 13]"
 '
 done_testing
