@@ -138,7 +138,8 @@ static int sample_numbers_ok(const struct line *l, const char *file)
 		int rc = num_field(l, key, &x);
 
 		if (rc) {
-			fprintf(stderr, PROG ": %s: sample of %s/%s: %s%s%s: the sample is dropped\n",
+			fprintf(stderr,
+				PROG ": %s: sample of %s/%s: %s%s%s: the sample is dropped\n",
 				file, field(l, "driver"), field(l, "case"), key,
 				rc == -1 ? " is missing" : " is not a number: ",
 				rc == -1 ? "" : field(l, key));
@@ -358,7 +359,7 @@ static void model_read(struct model_out *mo, const char *path)
 		} else if (!strcmp(l.type, "end")) {
 			mo->ended = 1;
 			mo->write_ok = !strcmp(field(&l, "write") ?: "", "ok");
-			mo->bad_markers = strtod(field(&l, "bad_markers") ?: "0", NULL);
+			mo->bad_markers = model_number(mo, field(&l, "bad_markers") ?: "0");
 		}
 	}
 	fclose(f);
@@ -609,7 +610,7 @@ int main(int argc, char **argv)
 	char *buf = NULL, *kernel = NULL, *flags = NULL, *last_step = NULL;
 	char *guest_error = NULL;
 	double ns_size = 0, rebinds = -1, agent_start = -1, first_bind = -1;
-	int opt, done = 0, status = 0, cut = 0;
+	int opt, done = 0, status = 0, cut = 0, rc;
 	size_t cap = 0, d, c, m;
 	ssize_t len;
 	json_object *params, *rec;
@@ -705,19 +706,13 @@ int main(int argc, char **argv)
 			free(kernel);
 			v = field(&l, "kernel");
 			kernel = v ? strdup(v) : NULL;
-			agent_start = -1;
-			switch (num_field(&l, "boot_us", &agent_start)) {
-			case 0:
-				agent_start /= 1000;
-				break;
-			case -2:
+			rc = num_field(&l, "boot_us", &agent_start);
+			if (rc == -2) {
 				fprintf(stderr, PROG ": %s: hello: boot_us is not a number: %s\n",
 					argv[optind], field(&l, "boot_us"));
 				status = 1;
-				/* fall through */
-			default:
-				agent_start = -1;
 			}
+			agent_start = rc ? -1 : agent_start / 1000;
 		} else if (!strcmp(l.type, "cpu")) {
 			parse_cpu(&l, &ctx.cpu, &flags);
 		} else if (!strcmp(l.type, "step")) {
@@ -753,11 +748,19 @@ int main(int argc, char **argv)
 			free(guest_error);
 			guest_error = strdup(msg);
 		} else if (!strcmp(l.type, "check") && nr_checks < ARRAY_SIZE(checks)) {
-			struct check *ck = &checks[nr_checks++];
+			struct check *ck = &checks[nr_checks];
 
+			if (num_field(&l, "bytes", &ck->bytes)) {
+				fprintf(stderr, PROG ": %s: check of %s: bytes %s%s: %s\n",
+					argv[optind], field(&l, "device") ?: "?",
+					field(&l, "bytes") ? "is not a number: " : "is missing",
+					field(&l, "bytes") ?: "", "the check is dropped");
+				status = 1;
+				continue;
+			}
+			nr_checks++;
 			snprintf(ck->what, sizeof(ck->what), "%s", field(&l, "what") ?: "?");
 			snprintf(ck->device, sizeof(ck->device), "%s", field(&l, "device") ?: "?");
-			ck->bytes = strtod(field(&l, "bytes") ?: "0", NULL);
 		} else if (!strcmp(l.type, "pages")) {
 			const char *drv = field(&l, "driver");
 
@@ -771,9 +774,16 @@ int main(int argc, char **argv)
 						      json_object_new_string(field(&l, "line")));
 			}
 		} else if (!strcmp(l.type, "synthetic") && nr_syn < ARRAY_SIZE(syn_kind)) {
+			if (num_field(&l, "bytes", &syn_bytes[nr_syn])) {
+				fprintf(stderr, PROG ": %s: synthetic %s: bytes %s%s: dropped\n",
+					argv[optind], field(&l, "kind") ?: "?",
+					field(&l, "bytes") ? "is not a number: " : "is missing",
+					field(&l, "bytes") ?: "");
+				status = 1;
+				continue;
+			}
 			syn_kind[nr_syn] = strdup(field(&l, "kind") ?: "?");
-			syn_window[nr_syn] = strdup(field(&l, "window") ?: "");
-			syn_bytes[nr_syn++] = strtod(field(&l, "bytes") ?: "0", NULL);
+			syn_window[nr_syn++] = strdup(field(&l, "window") ?: "");
 		} else if (!strcmp(l.type, "done")) {
 			done = 1;
 		}

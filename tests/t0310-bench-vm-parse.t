@@ -198,6 +198,11 @@ test_expect_success 'collect: a sample field that is not a whole number, or miss
 	expect_fail collect agent.out && grep_err "hello: boot_us is not a number: 812000x" &&
 	{ sed "/driver=nd_pmem.*index=2/s/memmap_ms=12/memmap_ms=12.5/" base.out; printf "done\n"; } >agent.out &&
 	collect agent.out >rec.jsonl &&
-	records_check rec.jsonl "one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"] == [11, 12.5, 13]"
+	records_check rec.jsonl "one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"] == [11, 12.5, 13]" &&
+	# a check and a synthetic copy: their bytes whole too
+	{ cat base.out; printf "check\tdevice=dax1.0\twhat=mmap\tbytes=4096k\tresult=ok\ndone\n"; } >agent.out &&
+	expect_fail collect agent.out && grep_err "agent.out: check of dax1.0: bytes is not a number: 4096k: the check is dropped" &&
+	{ cat base.out; printf "synthetic\tkind=mov\twindow=2\ndone\n"; } >agent.out &&
+	expect_fail collect agent.out && grep_err "agent.out: synthetic mov: bytes is missing: dropped"
 '
 done_testing
