@@ -172,7 +172,7 @@ set_ident "$tmp/cover.mbox" ||
 mkdir "$tmp/lint" && cp "$tmp/cover.mbox" "$tmp/lint/0000-cover-letter.mbox" &&
 	cp "$tmp"/gen/*.mbox "$tmp/series" "$tmp/lint/" ||
 	die "write: could not copy the export into $tmp/lint (disk full?); $DEST is unchanged"
-case $PATCHES in /*) upstream=$PATCHES/upstream ;; *) upstream=$(pwd)/$PATCHES/upstream ;; esac
+upstream=$(realpath -m "$PATCHES/upstream")
 [ ! -d "$upstream" ] || ln -s "$upstream" "$tmp/lint/upstream" ||
 	die "write: could not link $PATCHES/upstream into $tmp/lint; $DEST is unchanged"
 claims_lint "$tmp/lint/series" "$PATCHES/figures" ||

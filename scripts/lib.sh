@@ -83,11 +83,8 @@ warn() {
 # absolute: it runs at the top of the checkout, where the records named
 # in FIGURES are); its refusals on stderr, its exit status
 claims_lint() {
-	cl_series=$1 cl_figures=$2 cl_bin=$BIN
-	case $cl_series in /*) ;; *) cl_series=$(pwd)/$cl_series ;; esac
-	case $cl_figures in /*) ;; *) cl_figures=$(pwd)/$cl_figures ;; esac
-	case $cl_bin in /*) ;; *) cl_bin=$(pwd)/$cl_bin ;; esac
-	(cd "$TOP" && "$cl_bin/claims-lint" --series "$cl_series" --figures "$cl_figures") >/dev/null
+	set -- "$(realpath -m "$1")" "$(realpath -m "$2")" "$(realpath -m "$BIN")"
+	(cd "$TOP" && "$3/claims-lint" --series "$1" --figures "$2") >/dev/null
 }
 
 # tool_built NAME...: the C tools NAME are built in $BIN, or say how
