@@ -47,6 +47,11 @@ network_error() {
 }
 
 preflight() {
+	# a root inside a root (make test-fresh runs the suite in one, and
+	# its tests ask for roots of their own) is not made: the outer root's
+	# make deps is the proof those tests want
+	[ ! -f /fresh-root.cmd ] ||
+		cannot "this is a fresh root already (make test-fresh), whose make deps is the proof: no root is made inside it"
 	[ "$(id -u)" = 0 ] || cannot "not root (mmdebstrap and chroot need it)"
 	command -v mmdebstrap >/dev/null || cannot "mmdebstrap is not installed: run 'make deps'"
 	command -v unshare >/dev/null || cannot "unshare (util-linux) is missing"

@@ -27,9 +27,6 @@ skip_all() {
 	exit
 }
 
-if [ -f /fresh-root.cmd ]; then
-	skip_all "this run is inside a fresh root already (make test-fresh), whose make deps is the proof"
-fi
 LOG=$TEST_OUT/t0001
 mkdir -p "$LOG"
 rc=0
