@@ -105,6 +105,10 @@ qemu_argv() {
 	# memmap_init_zone_device()'s pr_debug from the first bind; after "--"
 	# come the agent's own options (its argv).  The i8042 options skip
 	# probing a keyboard and mouse nobody uses (0.2-0.5 s of a TCG boot).
+	# nokaslr: a distro kernel (KCONFIG=distro) is relocatable and would
+	# put itself at a random address, and the model names the functions
+	# of each bind by System.map's addresses; its code is the same at
+	# any address (PC-relative), so nothing measured changes.
 	arg -kernel "$qa_kernel" -initrd "$qa_initrd"
-	arg -append "console=ttyS0 loglevel=4 panic=-1 i8042.noaux=1 i8042.nokbd=1 i8042.nopnp=1 dyndbg=\"func memmap_init_zone_device +p\"${qa_kernel_args:+ $qa_kernel_args} -- $qa_agent_opts"
+	arg -append "console=ttyS0 loglevel=4 panic=-1 nokaslr i8042.noaux=1 i8042.nokbd=1 i8042.nopnp=1 dyndbg=\"func memmap_init_zone_device +p\"${qa_kernel_args:+ $qa_kernel_args} -- $qa_agent_opts"
 }

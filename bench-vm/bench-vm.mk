@@ -35,7 +35,7 @@ $(BIN)/bench-vm-agent: $(BENCH_VM_AGENT_SRC)
 	$(Q)$(CC) $(BENCH_VM_AGENT_CFLAGS) -o $@ bench-vm/agent/agent.c bench-vm/agent/kmsg.c
 
 $(BIN)/bench-vm-kmsg-test: $(call objs,bench-vm/agent/kmsg-test.c bench-vm/agent/kmsg.c)
-$(BIN)/bench-vm-collect: $(call objs,bench-vm/collect.c lib/record-write.c)
+$(BIN)/bench-vm-collect: $(call objs,bench-vm/collect.c lib/record-write.c lib/record-fields.c lib/util.c)
 # a view of lib/'s table of records (LIB_OBJ, the top-level Makefile)
 $(BIN)/bench-vm-report: $(call objs,bench-vm/report.c) $(LIB_OBJ)
 

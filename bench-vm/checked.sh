@@ -68,7 +68,8 @@ cat "$TOP/bench-vm/kernel.config" "$TOP/bench-vm/$variant.config" >"$frag.tmp" &
 	mv "$frag.tmp" "$frag" || die "work: cannot write $frag"
 
 progress checked "build $(printf %.12s "$commit") with $variant.config into $work/build"
-OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag sh "$TOP/scripts/build.sh" "$commit" ||
+OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="tiny+$variant" \
+	sh "$TOP/scripts/build.sh" "$commit" ||
 	die "build: the $variant kernel of $commit does not build: see $work/build/$commit/build.log"
 kernel=$work/build/$commit/arch/x86/boot/bzImage
 # Kconfig drops what it cannot satisfy without a word: the variant must

@@ -27,11 +27,15 @@
  *     --output FILE     write the records to FILE, a new file, instead of
  *                       stdout: FILE exists afterwards only when every
  *                       record reached it
+ *     --build FILE      the kernel build measured (scripts/build.sh's
+ *                       build-id.json), named in every record: needed
  *
  * Records (doc/records.md), suite "bench-vm", one per case and metric:
  *   <driver>/first, <driver>/rebind: memmap_init_ms (the kernel's pr_debug),
  *     bind_us and unbind_us (the agent's CLOCK_MONOTONIC), pages (count);
  *   boot: agent_start_ms, first_bind_ms (guest CLOCK_BOOTTIME);
+ *   every record has params.mitigations, the agent's vuln lines (the
+ *     CPU mitigations the guest kernel applies), and "build" (--build);
  *   <driver>/pages: page_classes, with "digest", the lines of the struct
  *     page digest module (bench-vm/pages), which the report compares;
  *   check/odirect, check/mmap, check/mmap-mem: verified_bytes, the pattern
@@ -63,6 +67,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record-fields.h"
 #include "record-write.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -537,6 +542,35 @@ static void cpu_check(const char *qemu_cpu, const char *flags, const char *qemu_
 	free(words);
 }
 
+/*
+ * load_build - the build identity of the kernel measured (build-id.json,
+ * one JSON object, checked as the readers check it), or NULL after the
+ * error
+ */
+static json_object *load_build(const char *path)
+{
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	json_object *b = NULL;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, PROG ": build: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	len = getdelim(&text, &cap, '\0', f);
+	fclose(f);
+	if (len <= 0 || record_json_parse(text, &b) || record_build_check(b, path, 1)) {
+		fprintf(stderr, PROG ": build: %s: not a build identity (one JSON object: %s)\n",
+			path, "build it again with scripts/build.sh");
+		json_object_put(b);
+		b = NULL;
+	}
+	free(text);
+	return b;
+}
+
 /* print_status - the --status line of what the agent has said so far */
 static int print_status(const char *path)
 {
@@ -574,7 +608,7 @@ static int print_status(const char *path)
 static void print_usage(void)
 {
 	fprintf(stderr, "%s\n",
-		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--qemu-version STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--qemu-log FILE] [--model FILE] [--output FILE] AGENT_OUTPUT\n       bench-vm-collect --status AGENT_OUTPUT");
+		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--qemu-version STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--qemu-log FILE] [--model FILE] [--output FILE] --build FILE AGENT_OUTPUT\n       bench-vm-collect --status AGENT_OUTPUT");
 }
 
 int main(int argc, char **argv)
@@ -592,6 +626,7 @@ int main(int argc, char **argv)
 		{ "qemu-version", required_argument, NULL, 'V' },
 		{ "qemu-log", required_argument, NULL, 'L' },
 		{ "status", no_argument, NULL, 'S' },
+		{ "build", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_ctx ctx = { .accel = NULL };
@@ -613,7 +648,7 @@ int main(int argc, char **argv)
 	int opt, done = 0, status = 0, cut = 0, rc;
 	size_t cap = 0, d, c, m;
 	ssize_t len;
-	json_object *params, *rec;
+	json_object *params, *rec, *vulns = json_object_new_object();
 	json_object *pages[NR_DRIVERS] = { NULL };
 	struct check checks[4];
 	size_t nr_checks = 0;
@@ -661,6 +696,11 @@ int main(int argc, char **argv)
 		case 'S':
 			status_only = 1;
 			break;
+		case 'B':
+			ctx.build = load_build(optarg);
+			if (!ctx.build)
+				return 1;
+			break;
 		case 'V':
 			if (!*optarg) {
 				fprintf(stderr, PROG ": usage: --qemu-version: empty\n");
@@ -679,6 +719,11 @@ int main(int argc, char **argv)
 	}
 	if (status_only)
 		return print_status(argv[optind]);
+	if (!ctx.build) {
+		fprintf(stderr, PROG ": usage: --build FILE: %s\n",
+			"the kernel build measured (scripts/build.sh's build-id.json) is named in every record");
+		return 2;
+	}
 	f = fopen(argv[optind], "r");
 	if (!f) {
 		fprintf(stderr, PROG ": read: %s: %s\n", argv[optind], strerror(errno));
@@ -715,6 +760,16 @@ int main(int argc, char **argv)
 			agent_start = rc ? -1 : agent_start / 1000;
 		} else if (!strcmp(l.type, "cpu")) {
 			parse_cpu(&l, &ctx.cpu, &flags);
+		} else if (!strcmp(l.type, "vuln")) {
+			const char *name = field(&l, "name"), *state = field(&l, "state");
+
+			if (!name || !*name || !state) {
+				fprintf(stderr, PROG ": %s: vuln line without name= or state=\n",
+					argv[optind]);
+				status = 1;
+				continue;
+			}
+			json_object_object_add(vulns, name, json_object_new_string(state));
 		} else if (!strcmp(l.type, "step")) {
 			free(last_step);
 			v = field(&l, "name");
@@ -802,6 +857,9 @@ int main(int argc, char **argv)
 	if (qemu_version)
 		json_object_object_add(params, "qemu_version",
 				       json_object_new_string(qemu_version));
+	/* what the guest kernel applies, as it said (doc/records.md) */
+	json_object_object_add(params, "mitigations", vulns);
+	vulns = NULL;
 
 	for (d = 0; d < NR_DRIVERS; d++) {
 		for (c = 0; c < 2; c++) {
@@ -964,5 +1022,7 @@ int main(int argc, char **argv)
 	free(flags);
 	free(last_step);
 	free(guest_error);
+	json_object_put(ctx.build);
+	json_object_put(vulns);
 	return status;
 }

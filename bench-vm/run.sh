@@ -38,6 +38,9 @@
 #                    agent's hello [TIMEOUT]; before the hello it has
 #                    BOOT_TIMEOUT seconds [120]
 #   --results DIR    where records and logs go [out/bench-vm/<commit>]
+#   --build-id FILE  the kernel's build identity, named in every record
+#                    [build-id.json of the kernel's build directory,
+#                    which scripts/build.sh writes]
 #   --agent-opt K=V  an agent option (agent.c opts[]), repeatable
 #   --mem-ns 0|1     1: a third NVDIMM, devdax with map=mem (its struct pages
 #                    in guest RAM, without an altmap: the optimised vmemmap
@@ -45,6 +48,10 @@
 #   --pages          after the binds, digest the devices' struct pages with
 #                    bench-vm/pages built against the kernel's build dir,
 #                    for bench-vm-report to compare between kernels [PAGES=1]
+#   GUEST_MITIGATIONS=icelake|cpu  the CPU mitigations the guest applies:
+#                    on the measured path, those of the changelogs' Ice
+#                    Lake (ITS return thunks), or the emulated CPU's
+#                    [icelake]; each record names what it applied
 #   --print-cmd      print QEMU's command line, quoted, and do not run it
 #                    (it writes the initramfs it names into DIR)
 #   --print-footprint  print "ns_kb N host_kb N": each NVDIMM's size and
@@ -107,6 +114,17 @@ MEM_NS=${MEM_NS:-1}
 GUEST_MEM_MB=${GUEST_MEM_MB:-}
 # More kernel command line, before the agent's options (e.g. kasan.fault=panic)
 KERNEL_ARGS=${KERNEL_ARGS:-}
+# The CPU mitigations the guest applies: icelake, those the changelogs'
+# Ice Lake VM's kernel applies on the measured path, or cpu, those its
+# kernel picks for the CPU QEMU gives it (TCG's -cpu max is an AMD family
+# 15: no ITS, retpolines).  The measured path's functions have return
+# sites and no indirect branch (the codegen check counts them): on Ice
+# Lake (ITS, X86_BUG_ITS: arch/x86/kernel/cpu/common.c) every return goes
+# through its_return_thunk, which indirect_target_selection=force asks
+# of any CPU.  Indirect branches elsewhere stay as the CPU has them
+# (retpolines under TCG; eIBRS and ITS thunks on Ice Lake).  Every record
+# names what the guest applied (params.mitigations).
+GUEST_MITIGATIONS=${GUEST_MITIGATIONS:-icelake}
 PAGES=${PAGES:-}
 # Where the NVDIMM files go.  tmpfs by default: on a disk filesystem the
 # host writes back the 1.6 GB of struct pages of every 100G rebind, and the
@@ -114,10 +132,11 @@ PAGES=${PAGES:-}
 NVDIMM_DIR=${NVDIMM_DIR:-/dev/shm}
 
 usage() {
-	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--model none|cache|auto] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID] | --check)"
+	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--model none|cache|auto] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID] [--build-id FILE] | --check)"
 }
 
 commit='' kernel='' results='' agent_opts='' print_cmd='' print_clock='' check='' print_footprint=''
+build_id=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ns-size) NS_SIZE=${2?}; shift ;;
@@ -130,6 +149,7 @@ while [ $# -gt 0 ]; do
 	--results) results=${2?}; shift ;;
 	--kernel) kernel=${2?}; shift ;;
 	--commit) commit=${2?}; shift ;;
+	--build-id) build_id=${2?}; shift ;;
 	--agent-opt) agent_opts="$agent_opts ${2?}"; shift ;;
 	--print-cmd) print_cmd=1 ;;
 	--print-clock) print_clock=1 ;;
@@ -177,6 +197,11 @@ case $MODEL in none | cache | auto) ;; *) usage_die "--model: '$MODEL' is not no
 case $MODEL_ARGS in *[!a-z0-9_=,KMG]*) usage_die "MODEL_ARGS: '$MODEL_ARGS': only key=value,... with [a-z0-9_] keys and numbers (K, M, G)" ;; esac
 case $MEM_NS in 0 | 1) ;; *) usage_die "--mem-ns: '$MEM_NS' is not 0 or 1" ;; esac
 case $KERNEL_ARGS in *[!a-zA-Z0-9_.,=:+\ -]*) usage_die "KERNEL_ARGS: '$KERNEL_ARGS': only words of [a-zA-Z0-9_.,=:+-]" ;; esac
+case $GUEST_MITIGATIONS in
+icelake) mitigation_args=indirect_target_selection=force ;;
+cpu) mitigation_args= ;;
+*) usage_die "GUEST_MITIGATIONS: '$GUEST_MITIGATIONS' is not icelake (the changelogs' CPU's, on the measured path) or cpu (the emulated CPU's)" ;;
+esac
 [ "$ACCEL/$CLOCK" != kvm/icount ] ||
 	usage_die "--clock icount needs TCG (QEMU counts instructions only when it emulates them): use --accel tcg or auto, or --clock wall"
 case $agent_opts in *[!\ a-z0-9_=KMGx]*) usage_die "--agent-opt: only key=value with [a-z0-9_] keys and numbers" ;; esac
@@ -265,7 +290,7 @@ if [ -n "$check" ]; then
 		printf 'tool %s %s\n' "$(basename "$t")" "$(sha256sum <"$t" | cut -c1-64)"
 	done
 	printf '%s\n' "ns_size $NS_SIZE" "rebinds $REBINDS" "cpu $CPU" "accel $ACCEL" "clock $CLOCK" \
-		"mem_ns $MEM_NS" "guest_mem_mb $GUEST_MEM_MB" "kernel_args $KERNEL_ARGS" "pages ${PAGES:-0}" \
+		"mem_ns $MEM_NS" "guest_mem_mb $GUEST_MEM_MB" "kernel_args $KERNEL_ARGS" "guest_mitigations $GUEST_MITIGATIONS" "pages ${PAGES:-0}" \
 		"agent_opts$agent_opts" "nvdimm_dir $NVDIMM_DIR" \
 		"qemu $QEMU $("$QEMU" --version 2>/dev/null | head -n 1)" \
 		"model $MODEL${MODEL_ARGS:+ $MODEL_ARGS}$([ "$MODEL" = none ] ||
@@ -279,6 +304,12 @@ if [ -z "$kernel" ]; then
 fi
 [ -f "$kernel" ] || die "kernel: $kernel is missing"
 kernel=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")
+# the build the kernel is of, named in every record: scripts/build.sh's
+# build-id.json in the kernel's build directory, or --build-id FILE
+build_id=${build_id:-$(dirname "$kernel")/../../../build-id.json}
+[ -f "$build_id" ] ||
+	die "kernel: no build identity for $kernel ($build_id is missing): build it with 'make build' (scripts/build.sh writes it), or name it: --build-id FILE"
+build_id=$(realpath "$build_id")
 # without a commit id, the kernel's build directory names it (out/build/<id>)
 label=${commit:-$(basename "$(cd "$(dirname "$kernel")/../../.." && pwd)")}
 results=${results:-$OUT/bench-vm/$label}
@@ -318,7 +349,7 @@ guest_argv() {
 	fi
 	qemu_argv qemu="$QEMU" accel="$1" clock="$2" cpu="$CPU" ns_bytes="$ns_bytes" \
 		mem_mb="$GUEST_MEM_MB" nvdimms="$nr_nvdimms" dir="$tmp" agent="$agent_out" \
-		console="$console" kernel="$kernel" initrd="$3" kernel_args="$KERNEL_ARGS" \
+		console="$console" kernel="$kernel" initrd="$3" kernel_args="$mitigation_args${mitigation_args:+${KERNEL_ARGS:+ }}$KERNEL_ARGS" \
 		agent_opts="rebinds=$REBINDS$agent_opts" plugin="$ga_plugin"
 }
 
@@ -553,7 +584,7 @@ finish() {
 	"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --qemu-cpu "$CPU" \
 		${qemu_version:+--qemu-version "$qemu_version"} \
 		--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
-		--qemu-log "$tmp/qemu.log" \
+		--qemu-log "$tmp/qemu.log" --build "$build_id" \
 		${model_out:+--model "$model_out"} \
 		--output "$results/records.jsonl" "$agent_out" 2>"$tmp/collect.err" || crc=$?
 	if [ ! -f "$results/records.jsonl" ]; then

@@ -233,6 +233,7 @@ int json_write(const struct report *r, FILE *f)
 	add(o, "figures", jfigures(r));
 	add(o, "functions", functions_json(r));
 	add(o, "predictions", predict_json(r));
+	add(o, "builds", builds_json(r));
 	a = json_object_new_array();
 	for (i = 0; i < t->nerrors; i++)
 		json_object_array_add(a, json_object_get(t->errors[i]->obj));

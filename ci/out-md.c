@@ -232,7 +232,9 @@ void md_write(struct report *r, FILE *f)
 		fprintf(f, " | %s | %s |\n", t->cols[c].hosts,
 			*t->cols[c].reused ? t->cols[c].reused : "-");
 	}
-	fprintf(f, "\n## Text for a changelog\n\n```\n");
+	fprintf(f, "\n");
+	builds_write(r, f, 1);
+	fprintf(f, "## Text for a changelog\n\n```\n");
 	text_changelog(r, f);
 	fprintf(f, "```\n\n## Claimed vs reproduced\n\n");
 	claims_md(r, f);

@@ -13,6 +13,7 @@
  *   out-json.c            the JSON report
  *   functions.c           where the work goes: the model's functions per commit
  *   predict.c             the model's binds priced by CPUs' cost tables (--costs)
+ *   builds.c              the kernel builds measured and their mitigations
  *   plots.c               gnuplot scripts and data
  *   outputs.c             files written aside and renamed in at the end
  *   report-main.c         ci-report: options, then the parts in order
@@ -180,6 +181,10 @@ void predict_write(const struct report *r, FILE *f, int md);
 struct json_object *predict_json(const struct report *r);
 char *predict_beside(const struct report *r, const char *suite, const char *from_case,
 		     const char *to_case, size_t fa, size_t fb);
+
+/* builds.c: the kernel builds measured, and the mitigations applied */
+void builds_write(const struct report *r, FILE *f, int md);
+struct json_object *builds_json(const struct report *r);
 
 /* out-text.c */
 void text_wrap(FILE *f, const char *text, const char *indent);

@@ -247,6 +247,64 @@ static int check_preempted(const struct record *r)
 	return 0;
 }
 
+/* a sha256 in hex, as sha256sum prints it */
+static int sha256_hex(const char *s)
+{
+	return s && strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
+}
+
+/*
+ * The kernel build a record measured (scripts/build.sh's build-id.json):
+ * its configuration's name and fragment, -O level, HZ, compiler, the
+ * mitigations compiled in, and the sha256 of .config and bzImage.  The
+ * writers check it with this too (bench-vm-collect --build).
+ */
+int record_build_check(json_object *b, const char *file, unsigned int line)
+{
+	static const char *const shas[] = {
+		"fragment_sha256", "config_sha256", "bzimage_sha256",
+	};
+	static const char *const strs[] = { "kconfig", "opt", "cc", "mitigations" };
+	json_object *v;
+	const char *s;
+	size_t i;
+
+	if (!json_object_is_type(b, json_type_object))
+		return record_fail(file, line, "field 'build' is %s, not an object", type_name(b));
+	for (i = 0; i < ARRAY_SIZE(strs); i++)
+		if (get_str(b, strs[i], &s) || !s || !*s)
+			return record_fail(file, line,
+					   "field 'build.%s' is missing or not a string of a name",
+					   strs[i]);
+	get_str(b, "kconfig", &s);
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+_-") != strlen(s))
+		return record_fail(file, line, "field 'build.kconfig' is not a name of [a-z0-9+_-]");
+	for (i = 0; i < ARRAY_SIZE(shas); i++)
+		if (get_str(b, shas[i], &s) || !sha256_hex(s))
+			return record_fail(file, line,
+					   "field 'build.%s' is not a sha256 (64 hex digits)", shas[i]);
+	if (!json_object_object_get_ex(b, "hz", &v) ||
+	    !json_object_is_type(v, json_type_int) || json_object_get_int64(v) <= 0)
+		return record_fail(file, line, "field 'build.hz' is not a positive integer");
+	return 0;
+}
+
+/*
+ * A bench-vm record of schema 2 must name its build: a figure of one
+ * build is never compared with another's as if they were one setup.
+ */
+static int check_build(struct record *r, json_object *o)
+{
+	if (!json_object_object_get_ex(o, "build", &r->build) || !r->build) {
+		r->build = NULL;
+		if (!r->schema_v1 && streq(r->suite, "bench-vm"))
+			return record_fail(r->file, r->line, "a bench-vm record without 'build': %s",
+					   "which kernel build it measured is unknown (scripts/build.sh writes build-id.json; bench-vm-collect --build)");
+		return 0;
+	}
+	return record_build_check(r->build, r->file, r->line);
+}
+
 int record_parse(struct record *r, json_object *o)
 {
 	static const struct {
@@ -277,9 +335,11 @@ int record_parse(struct record *r, json_object *o)
 	if (!json_object_is_type(o, json_type_object))
 		return record_fail(r->file, r->line, "a JSON %s, not a record (an object)",
 				   type_name(o));
-	if (get_str(o, "schema", &schema) || !schema || strcmp(schema, RECORD_SCHEMA))
-		return record_fail(r->file, r->line, "schema is '%s', expected '%s'",
-			    schema ? schema : "(none)", RECORD_SCHEMA);
+	if (get_str(o, "schema", &schema) || !schema ||
+	    (strcmp(schema, RECORD_SCHEMA) && strcmp(schema, RECORD_SCHEMA_V1)))
+		return record_fail(r->file, r->line, "schema is '%s', expected '%s' (or '%s')",
+			    schema ? schema : "(none)", RECORD_SCHEMA, RECORD_SCHEMA_V1);
+	r->schema_v1 = !strcmp(schema, RECORD_SCHEMA_V1);
 	for (i = 0; i < ARRAY_SIZE(strs); i++) {
 		const char **dst = (const char **)((char *)r + strs[i].off);
 
@@ -301,7 +361,7 @@ int record_parse(struct record *r, json_object *o)
 				   r->clock);
 	if (check_cpu(o, "cpu", &r->cpu_name, &r->cpu_vendor, r->file, r->line) ||
 	    check_cpu(o, "host_cpu", &r->host_cpu_name, NULL, r->file, r->line) ||
-	    check_params(r, o) || check_digest(r, o))
+	    check_params(r, o) || check_digest(r, o) || check_build(r, o))
 		return -1;
 	if (non_finite(o, where, sizeof(where)))
 		return record_fail(r->file, r->line, "field '%s' is NaN or infinite: %s", where,

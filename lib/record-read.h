@@ -53,6 +53,8 @@ struct record {
 	const char *model;		/* bench-vm's model ("cache"), or NULL */
 	const char *model_label;	/* what its figures are, printed with them */
 	json_object *functions;		/* model: per sample, its top functions, or NULL */
+	json_object *build;		/* the kernel build measured (checked), or NULL */
+	int schema_v1;			/* written before builds were named */
 	json_object *obj;		/* the whole record; owns the strings */
 	const char *file;
 	unsigned int line;

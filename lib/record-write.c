@@ -129,6 +129,8 @@ json_object *record_new(const struct record_ctx *ctx, const char *suite,
 	json_object_object_add(rec, "host_cpu", record_cpu_json(&host_cpu));
 	json_object_object_add(rec, "host", json_object_new_string(host));
 	json_object_object_add(rec, "time", json_object_new_string(when));
+	if (ctx->build)
+		json_object_object_add(rec, "build", json_object_get(ctx->build));
 	return rec;
 }
 

@@ -35,7 +35,14 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#define RECORD_SCHEMA "x86-copy-series/record/1"
+/*
+ * The schema of every record written.  2: a bench-vm record names the
+ * kernel build it measured ("build", doc/records.md); readers take 1
+ * too, whose bench-vm records are of the tinyconfig -Os build that was
+ * the only one before.
+ */
+#define RECORD_SCHEMA "x86-copy-series/record/2"
+#define RECORD_SCHEMA_V1 "x86-copy-series/record/1"
 
 struct record_cpu {
 	char vendor[16];	/* "GenuineIntel", "AuthenticAMD", ... */
@@ -56,6 +63,8 @@ struct record_ctx {
 	 * when NULL): real time, the host's or a guest's.
 	 */
 	const char *clock;
+	/* the kernel build measured (build-id.json, doc/records.md), or NULL */
+	json_object *build;
 };
 
 int record_cpu_host(struct record_cpu *cpu);

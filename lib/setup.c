@@ -6,6 +6,7 @@
  * better for a unit.  See table.h.
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,17 +108,45 @@ static const char *qemu_build(const struct record *r)
 	return p ? p + 8 : v;
 }
 
+/*
+ * The kernel build of a record ("kernel distro -O2 HZ 1000, fragment
+ * 1a2b3c4d"), or NULL: a figure of one build is another row than one of
+ * another build.  bench-vm records written before builds were named
+ * (schema 1) are of the only build there was then, tinyconfig at -Os.
+ */
+char *record_build_name(const struct record *r)
+{
+	json_object *b = r->build;
+
+	if (b)
+		return xasprintf("kernel %s %s HZ %" PRId64 ", fragment %.8s",
+				 json_object_get_string(json_object_object_get(b, "kconfig")),
+				 json_object_get_string(json_object_object_get(b, "opt")),
+				 json_object_get_int64(json_object_object_get(b, "hz")),
+				 json_object_get_string(json_object_object_get(b, "fragment_sha256")));
+	if (r->schema_v1 && streq(r->suite, "bench-vm"))
+		return xstrdup("kernel tinyconfig -Os (records before builds were named)");
+	return NULL;
+}
+
 /* The setup parameters of a record ("-cpu max, ns 4 GiB"), or "". */
 static char *param_setup(const struct record *r)
 {
 	const char *q = qemu_build(r);
-	char *s = param_setup_base(r), *t;
+	char *s = param_setup_base(r), *b = record_build_name(r), *t;
 
-	if (!q)
-		return s;
-	t = xasprintf("%s%sQEMU %s", s, *s ? ", " : "", q);
-	free(s);
-	return t;
+	if (q) {
+		t = xasprintf("%s%sQEMU %s", s, *s ? ", " : "", q);
+		free(s);
+		s = t;
+	}
+	if (b) {
+		t = xasprintf("%s%s%s", s, *s ? ", " : "", b);
+		free(s);
+		free(b);
+		s = t;
+	}
+	return s;
 }
 
 /* a model's parameter KEY (model_params), or NAN */

@@ -148,6 +148,8 @@ int record_is_icount(const struct record *r);
 const char *record_accel_name(const struct record *r);
 char *record_cpu_name(const struct record *r);
 char *record_cpu_setup(const struct record *r);
+/* the kernel build a record measured, as the report names it, or NULL */
+char *record_build_name(const struct record *r);
 char *row_name(const struct row *w);
 char *row_setup(const struct table *t, const struct record *r);
 int unit_direction(const char *unit);

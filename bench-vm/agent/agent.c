@@ -19,6 +19,9 @@
  * console is never parsed, so kernel messages cannot corrupt them:
  *   hello  kernel= boot_us= ns0_size= ns1_size= [ns2_size=]
  *   cpu    vendor= family= model= stepping= model_name= flags=
+ *   vuln   name= state=        a file of /sys/devices/system/cpu/
+ *                              vulnerabilities: the mitigations the
+ *                              guest kernel applies on this CPU
  *   step   name=                  what the agent starts now
  *   sample driver= case=first|rebind index= pages= memmap_ms= lines=
  *          bind_us= unbind_us= boot_us= window=
@@ -316,6 +319,13 @@ static void parse_opts(int argc, char **argv)
 		const char *eq = strchr(argv[a], '=');
 		size_t n = eq ? (size_t)(eq - argv[a]) : strlen(argv[a]);
 
+		/*
+		 * x86 reads nokaslr in the decompressor only, so the kernel
+		 * passes it on to init as an unknown word (run.sh gives it)
+		 */
+		if (!strcmp(argv[a], "nokaslr"))
+			continue;
+
 		for (i = 0; i < ARRAY_SIZE(opts); i++)
 			if (strlen(opts[i].name) == n && !strncmp(argv[a], opts[i].name, n))
 				break;
@@ -378,6 +388,40 @@ static void send_cpu(void)
 		fail("/proc/cpuinfo has no flags line");
 	send_line("cpu\tvendor=%s\tfamily=%s\tmodel=%s\tstepping=%s\tmodel_name=%s\tflags=%s",
 		  vendor, family, model, stepping, model_name, flags);
+}
+
+/*
+ * The CPU mitigations the kernel chose at boot for the CPU it found, a
+ * "vuln" line per file of /sys/devices/system/cpu/vulnerabilities
+ * ("spectre_v2", "Mitigation: Retpolines; ..."): a figure under return
+ * thunks or retpolines is another than one without.  None when the
+ * kernel has no such directory.
+ */
+static void send_vulnerabilities(void)
+{
+	static const char dir[] = "/sys/devices/system/cpu/vulnerabilities";
+	struct dirent **ents;
+	char path[512], state[512];
+	int i, n = scandir(dir, &ents, NULL, alphasort);
+	FILE *f;
+
+	for (i = 0; i < n; i++) {
+		if (ents[i]->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+			f = fopen(path, "re");
+			if (!f)
+				fail("open %s: %s", path, strerror(errno));
+			if (!fgets(state, sizeof(state), f))
+				state[0] = '\0';
+			fclose(f);
+			state[strcspn(state, "\n")] = '\0';
+			clean_field(state);
+			send_line("vuln\tname=%s\tstate=%s", ents[i]->d_name, state);
+		}
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
 }
 
 /* Forget what /dev/kmsg holds so far: only the next bind's lines count. */
@@ -944,6 +988,7 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv);
 	enter_step("hello");
 	send_cpu();
+	send_vulnerabilities();
 	send_hello();
 	if (opt_probe) {
 		send_line("done");
