@@ -1,6 +1,7 @@
 #!/bin/sh
-# build.sh: build one commit in its own O=out/build/<commit>, with
-# tinyconfig + bench-vm/kernel.config, through ccache: builds or not, the
+# build.sh: build one commit in its own O=out/build/<commit>, with the
+# guest's configuration (KCONFIG: tinyconfig + its fragments), through
+# ccache, from its parent's build (build_seed below): builds or not, the
 # time taken, and compiler and objtool warnings that are new against its
 # parent's build.  `make build` (ci/run.sh --view build) runs it on each
 # commit and prints the table (scripts/build-step.sh).
@@ -35,9 +36,16 @@ else
 	[ $# = 1 ] || usage_die "build.sh [--results DIR] COMMIT: one commit (make build COMMITS='...' for several)"
 fi
 
-# FRAGMENT=<file>: another fragment (bench-vm/checked.sh passes
-# kernel.config with a variant's fragment appended)
-FRAGMENT=${FRAGMENT:-$TOP/bench-vm/kernel.config}
+# KCONFIG=distro|tiny: the guest's configuration (scripts/lib.sh,
+# guest_fragment); FRAGMENT=<file>: another fragment, named KCONFIG_NAME
+# in the build's identity (bench-vm/checked.sh passes the guest's with a
+# variant's fragment appended)
+if [ -z "${FRAGMENT:-}" ]; then
+	FRAGMENT=$(guest_fragment) || exit
+	KCONFIG_NAME=${KCONFIG:-distro}
+fi
+KCONFIG_NAME=${KCONFIG_NAME:-custom}
+case $KCONFIG_NAME in *[!a-z0-9+_-]* | '') usage_die "KCONFIG_NAME: '$KCONFIG_NAME': a name of [a-z0-9+_-]" ;; esac
 JOBS=${JOBS:-$(nproc)}
 BUILD_TARGETS=${BUILD_TARGETS:-bzImage}
 case $JOBS in '' | *[!0-9]* | 0*) usage_die "JOBS: '$JOBS' is not a number of jobs, 1 or more" ;; esac
@@ -46,6 +54,7 @@ case $BUILD_TARGETS in *[!a-zA-Z0-9_./\ -]*) usage_die "BUILD_TARGETS: '$BUILD_T
 
 # settings: what decides a build besides the commit id (its stamp, below)
 settings() {
+	echo "kconfig $KCONFIG_NAME"
 	echo "fragment $(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
 	echo "cc $(gcc --version | head -n 1)"
 	echo "targets $BUILD_TARGETS"
@@ -95,12 +104,11 @@ build_twin() {
 build_reuse() {
 	br_from=$OUT/build/$1 br_o=$OUT/build/$2 br_tmp=$OUT/build/.$2.reuse
 	br_first=$(cat "$br_from/reused-from" 2>/dev/null || echo "$1")
+	# shellcheck disable=SC2086 # the file names, a word each
 	rm -rf "$br_tmp" && cp -al "$br_from" "$br_tmp" &&
-		rm -f "$br_tmp/stamp" "$br_tmp/result" "$br_tmp/seconds" "$br_tmp/warnings.txt" \
-			"$br_tmp/build.log" "$br_tmp/new-warnings.txt" "$br_tmp/records.jsonl" \
-			"$br_tmp/reused-from" &&
-		cp "$br_from/result" "$br_from/seconds" "$br_from/warnings.txt" "$br_from/build.log" \
-			"$br_from/stamp" "$br_tmp/" &&
+		(cd "$br_tmp" && rm -f $OWN_FILES) &&
+		(cd "$br_from" && cp result seconds warnings.txt warnings-by-target.txt build.log \
+			build-id.json compiled.txt stamp "$br_tmp/") &&
 		echo "$br_first" >"$br_tmp/reused-from" &&
 		rm -rf "$br_o" && mv "$br_tmp" "$br_o" || {
 		rm -rf "$br_tmp"
@@ -108,35 +116,132 @@ build_reuse() {
 	}
 }
 
-# Compiler and objtool warnings, with line and column numbers and code
-# offsets removed, so that moving code does not make a warning "new"; the
-# tree's path taken out, as the compiler got it: absolute, or relative to
-# the build directory (ccache_share), so that builds made either way
-# compare.
-warnings_of() {
-	grep -E '(warning|error):' "$1" | tree_paths_out "$WORKTREE" "$o" |
-		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/\+0x[0-9a-f]+//g' |
-		LC_ALL=C sort || true
+# by_target LOG: what each step of the build printed that is a warning or
+# an error, as "TARGET<TAB>FINDING", and "TARGET<TAB>" for each target
+# it made: make runs with --output-sync=target, so a target's kbuild line
+# ("  CC      mm/mm_init.o") and its compiler's messages come out together.
+# A finding has its line and column numbers and code offsets removed, so
+# that moving code does not make a warning "new", and the tree's path
+# taken out as the compiler got it (absolute, or relative to the build
+# directory: ccache_share), so that builds made either way compare.
+by_target() {
+	awk '/^  [A-Z][A-Z0-9_]* +(\[M\] +)?[^ ]+$/ { t = $NF; print t "\t"; next }
+		/(warning|error):/ { print (t == "" ? "-" : t) "\t" $0 }' "$1" |
+		tree_paths_out "$WORKTREE" "$o" |
+		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/\+0x[0-9a-f]+//g'
 }
 
-# build_one COMMIT: 0 built, 1 failed; writes result, time and warnings
+# The build walks the series as a kernel developer's does: a commit's
+# build directory starts as a copy of its nearest built ancestor's (the
+# parent's, along the series), and kbuild remakes what the commit's
+# changes reach: a change to mm/mm_init.c, one object and the link.  Its
+# objects stay its own (a copy, never a link: make writes objects in
+# place).  That is sound because every file that differs from what an
+# object was made of was written by git after it (a checkout), so make
+# sees it newer; KBUILD_BUILD_VERSION fixes the one counter that a
+# rebuild in place would otherwise bump (uname -v), so the kernel is the
+# one a build from nothing makes.
+# build_seed COMMIT: that ancestor (up to 64 back), built whole with the
+# same settings; nothing when there is none
+build_seed() {
+	bs_settings=$(settings)
+	for bs_c in $(kgit rev-list --max-count=64 "$1^" 2>/dev/null); do
+		bs_d=$OUT/build/$bs_c
+		[ "$(cat "$bs_d/result" 2>/dev/null)" = ok ] && [ -f "$bs_d/arch/x86/boot/bzImage" ] &&
+			[ -f "$bs_d/warnings-by-target.txt" ] || continue
+		[ "$(grep -v '^tree ' "$bs_d/stamp" 2>/dev/null)" = "$bs_settings" ] || continue
+		echo "$bs_c"
+		return 0
+	done
+}
+
+# The files of a build directory that are its commit's own, not kbuild's
+OWN_FILES='stamp result seconds build.log warnings.txt warnings-by-target.txt new-warnings.txt
+	records.jsonl reused-from seeded-from compiled.txt build-id.json'
+
+# build_id O: O/build-id.json, what every record of a measurement of this
+# kernel names as its build (doc/records.md): the configuration's name
+# and fragment, the optimisation level, HZ, the compiler, the CPU
+# mitigations compiled in, and the sha256 of .config and bzImage.  From
+# .config as kconfig wrote it: CC_VERSION_TEXT is a quoted string whose
+# escapes (\" and \\) are JSON's too.
+build_id() {
+	bi_o=$1
+	awk -v kconfig="$KCONFIG_NAME" \
+	    -v frag="$(sha256sum <"$FRAGMENT" | cut -d' ' -f1)" \
+	    -v cfgsum="$(sha256sum <"$bi_o/.config" | cut -d' ' -f1)" \
+	    -v bzsum="$(sha256sum <"$bi_o/arch/x86/boot/bzImage" | cut -d' ' -f1)" '
+	/^CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y$/ { opt = "-O2" }
+	/^CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE_O3=y$/ { opt = "-O3" }
+	/^CONFIG_CC_OPTIMIZE_FOR_SIZE=y$/ { opt = "-Os" }
+	/^CONFIG_HZ=[0-9]+$/ { hz = substr($0, 11) }
+	/^CONFIG_CC_VERSION_TEXT=".*"$/ { cc = substr($0, 24) }
+	/^CONFIG_CPU_MITIGATIONS=y$/ { cpu_mit = 1 }
+	/^CONFIG_MITIGATION_[A-Z0-9_]+=y$/ {
+		m = $0; sub(/^CONFIG_MITIGATION_/, "", m); sub(/=y$/, "", m)
+		mit = mit (mit == "" ? "" : " ") tolower(m)
+	}
+	END {
+		if (opt == "" || hz == "" || cc == "")
+			exit 1
+		printf "{\"kconfig\":\"%s\",\"fragment_sha256\":\"%s\",\"opt\":\"%s\",\"hz\":%s,", kconfig, frag, opt, hz
+		printf "\"cc\":%s,\"mitigations\":\"%s\",\"config_sha256\":\"%s\",\"bzimage_sha256\":\"%s\"}\n",
+			cc, cpu_mit ? (mit == "" ? "cpu_mitigations" : mit) : "none", cfgsum, bzsum
+	}' "$bi_o/.config" >"$bi_o/build-id.json.tmp" && mv "$bi_o/build-id.json.tmp" "$bi_o/build-id.json"
+}
+
+# config_into O: O/.config for the commit checked out, as kconfig_fragment
+# makes it, made aside and copied in only when it differs from O's (a
+# seed's): an unchanged .config leaves every object of the seed valid
+config_into() {
+	ci_o=$1
+	rm -rf "$ci_o.kconfig"
+	kconfig_fragment "$WORKTREE" "$ci_o.kconfig" "$FRAGMENT" || return 1
+	if ! cmp -s "$ci_o.kconfig/.config" "$ci_o/.config"; then
+		cp "$ci_o.kconfig/.config" "$ci_o/.config" || return 1
+	fi
+	rm -rf "$ci_o.kconfig"
+}
+
+# build_one COMMIT [SEED]: 0 built, 1 failed; writes result, time and
+# warnings.  From SEED's build directory (build_seed), else from nothing.
 build_one() {
-	c=$1
+	c=$1 seed=${2:-}
 	o=$OUT/build/$c
 	rm -rf "$o"
+	if [ -n "$seed" ]; then
+		cp -a "$OUT/build/$seed" "$o" || die "build: cannot copy the build of $seed (disk full?)"
+		# shellcheck disable=SC2086 # the file names, a word each
+		(cd "$o" && rm -f $OWN_FILES)
+		echo "$seed" >"$o/seeded-from"
+	fi
 	mkdir -p "$o"
 	wgit checkout -q --detach "$c"
 	start=$(date +%s)
 	rc=0
 	# shellcheck disable=SC2086 # BUILD_TARGETS: make targets, a word each
 	{
-		kconfig_fragment "$WORKTREE" "$o" "$FRAGMENT" &&
-		make -C "$WORKTREE" O="$o" -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" \
+		config_into "$o" &&
+		make -C "$WORKTREE" O="$o" -j"$JOBS" --output-sync=target CC="ccache gcc" HOSTCC="ccache gcc" \
 			KBUILD_BUILD_TIMESTAMP="$PIN_DATE" KBUILD_BUILD_USER=x86-copy-series \
-			KBUILD_BUILD_HOST=build $BUILD_TARGETS
+			KBUILD_BUILD_HOST=build KBUILD_BUILD_VERSION=1 $BUILD_TARGETS
 	} >"$o/build.log" 2>&1 || rc=$?
 	echo $(( $(date +%s) - start )) >"$o/seconds"
-	warnings_of "$o/build.log" >"$o/warnings.txt"
+	# the warnings of the whole kernel: the seed's, but for the targets
+	# made again, whose findings are this build's
+	by_target "$o/build.log" >"$o/by-target.tmp"
+	awk -F '\t' '$2 == "" { print $1 }' "$o/by-target.tmp" | LC_ALL=C sort -u >"$o/compiled.txt"
+	{
+		[ -z "$seed" ] || awk -F '\t' 'FILENAME == ARGV[1] { made[$0] = 1; next }
+			!($1 in made)' "$o/compiled.txt" "$OUT/build/$seed/warnings-by-target.txt"
+		awk -F '\t' '$2 != ""' "$o/by-target.tmp"
+	} | LC_ALL=C sort >"$o/warnings-by-target.txt"
+	rm -f "$o/by-target.tmp"
+	cut -f 2- "$o/warnings-by-target.txt" | LC_ALL=C sort >"$o/warnings.txt"
+	[ $rc != 0 ] || build_id "$o" || {
+		echo "$PROG: build: $o/.config lacks what build-id.json names (CC_OPTIMIZE_FOR_*, HZ, CC_VERSION_TEXT)" >>"$o/build.log"
+		rc=1
+	}
 	if [ $rc = 0 ]; then
 		stamp_write "$o/stamp" "$(stamp_of "$c")"
 		echo ok >"$o/result"
@@ -155,13 +260,19 @@ records() {
 	ok=0
 	[ "$(cat "$rc_o/result")" = ok ] && ok=1
 	ru=$(cat "$rc_o/reused-from" 2>/dev/null || true)
+	# a build that failed has no identity (no bzImage): only the records
+	# of a kernel name one
+	bid=
+	[ $ok = 0 ] || bid=$(cat "$rc_o/build-id.json") ||
+		die "records: $rc_o/build-id.json is missing: build $rc_c again (rm $rc_o/stamp)"
 	for m in "ok count $ok" "seconds s $(cat "$rc_o/seconds")" \
 		 "warnings count $(wc -l <"$rc_o/warnings.txt")" \
 		 "new_warnings count $(wc -l <"$rc_o/new-warnings.txt")"; do
 		# shellcheck disable=SC2086 # metric, unit and sample: three words
 		set -- $m
 		"$BIN/record-write" --to "$rc_file.tmp" --suite build --case kernel --metric "$1" \
-			--unit "$2" --commit "$rc_c" ${ru:+--field "reused_from=$ru"} "$3" ||
+			--unit "$2" --commit "$rc_c" ${ru:+--field "reused_from=$ru"} \
+			${bid:+--json "build=$bid"} "$3" ||
 			die_rc $? "records: $rc_file cannot be written"
 	done
 	[ $ok = 1 ] || "$BIN/record-write" --to "$rc_file.tmp" --suite build --case kernel \
@@ -201,9 +312,14 @@ elif twin=$(build_twin "$c") && [ -n "$twin" ]; then
 	build_reuse "$twin" "$c"
 	progress build "$short: the tree of $(printf %.12s "$twin"), built: its build, linked, not rebuilt: $subj"
 else
-	progress build "$short building: $subj (log: $o/build.log)"
-	if build_one "$c"; then
-		progress build "$short built in $(cat "$o/seconds")s"
+	seed=$(build_seed "$c")
+	if [ -n "$seed" ]; then
+		progress build "$short building from the build of $(printf %.12s "$seed"): $subj (log: $o/build.log)"
+	else
+		progress build "$short building from nothing: $subj (log: $o/build.log)"
+	fi
+	if build_one "$c" "$seed"; then
+		progress build "$short built in $(cat "$o/seconds")s ($(grep -c '\.o$' "$o/compiled.txt" || true) objects compiled)"
 	else
 		failed=1
 		tail -n 20 "$o/build.log" >&2
