@@ -14,7 +14,9 @@
 # touches, and file-level checks run on its parent too: a finding is new
 # when the parent's same check on the same file lacks it (line and column
 # numbers removed).  Patch-level checks (checkpatch, changelog) judge the
-# commit's own patch, so all their findings are the commit's.  Results, in
+# commit's own patch, so all their findings are the commit's.  Build-level
+# checks (codegen) judge the commit's kernel as the guest builds it, the
+# base's too: every finding counts.  Results, in
 # the commit's results directory, out/checks/<commit>/ (--results DIR for
 # one commit: make ci gives its own):
 #
@@ -53,6 +55,7 @@ sparse     file  sparse (make C=2 CHECK=sparse) on the touched .c files, commit 
 cocci      file  scripts/coccinelle (MODE=report) and checks/cocci/*.cocci on the touched files
 clang      file  LLVM=1 build of the touched objects only (not a whole kernel)
 configs    file  a touched shared header: whole builds (i386, arm64; x86_64 without ZONE_DEVICE, with KMSAN, with a 96-byte struct page) and W=1
+codegen    build the machine code of the measured path and the layout of struct page, the guest build against the configuration of Debian (checks/codegen.sh)
 '
 CHECKS_ONLY=${CHECKS_ONLY:-}
 
@@ -61,16 +64,24 @@ CHECKS_ONLY=${CHECKS_ONLY:-}
 # .o.d files).
 #
 # Headers have no object of their own: sparse and clang check them through
-# these users (header: objects), the ones the series' changes reach.
-HEADER_USERS='
-include/linux/mm.h: mm/mm_init.o
-include/linux/string.h: mm/mm_init.o lib/string.o
-arch/x86/include/asm/string_64.h: mm/mm_init.o arch/x86/lib/usercopy_64.o
-'
+# objects that include them, as kbuild knows them (header_users below).
+# A header's inline functions and macros are checked in every object that
+# includes it, so a few are enough to see what the header itself adds;
+# all of string.h's 1,900 would cost sparse about 10 minutes a side.
+HEADER_USERS_MAX=${HEADER_USERS_MAX:-3}
 
 CDIR=$OUT/checks
 CT=${CHECKS_TREE:-$CDIR/tree}
-FRAGMENT=$TOP/bench-vm/kernel.config
+# the guest's fragment (KCONFIG), or FRAGMENT=<file>, as build.sh takes it
+KCONFIG=${KCONFIG:-distro}
+if [ -n "${FRAGMENT:-}" ]; then
+	[ -r "$FRAGMENT" ] || die "config: FRAGMENT='$FRAGMENT' is not a readable file"
+	KCONFIG=custom
+else
+	FRAGMENT=$(guest_fragment) || exit
+fi
+# the objects of the measured path, as codegen.sh compares them
+CODEGEN_OBJS='mm/mm_init.o mm/page_alloc.o arch/x86/lib/usercopy_64.o arch/x86/lib/memcpy_64.o'
 JOBS=${JOBS:-$(nproc)}
 KUNIT=${KUNIT:-1}
 CACHE=$CDIR/cache
@@ -83,6 +94,11 @@ COCCI_SET=${COCCI_SET:-all}
 case $KUNIT in 0 | 1) ;; *) usage_die "KUNIT: '$KUNIT' is not 1 (run KUnit on the base and the head) or 0" ;; esac
 case $COCCI_SET in all | ours) ;; *) usage_die "COCCI_SET: '$COCCI_SET' is not all or ours" ;; esac
 case $JOBS in '' | *[!0-9]* | 0*) usage_die "JOBS: '$JOBS' is not a number of jobs, 1 or more" ;; esac
+case $HEADER_USERS_MAX in '' | *[!0-9]* | 0*) usage_die "HEADER_USERS_MAX: '$HEADER_USERS_MAX' is not a number of objects, 1 or more" ;; esac
+# enabled_check NAME: NAME is among CHECKS_ONLY (or it is empty)
+enabled_check() {
+	[ -z "$CHECKS_ONLY" ] || case " $CHECKS_ONLY " in *" $1 "*) ;; *) return 1 ;; esac
+}
 check_names=$(printf '%s\n' "$CHECKS" | awk 'NF { print $1 }')
 for w in $CHECKS_ONLY; do
 	printf '%s\n' "$check_names" | grep -qxF -- "$w" ||
@@ -94,8 +110,17 @@ done
 TOOLS=$(tool_versions gcc sparse spatch clang ld.lld qemu-system-x86_64)
 # shellcheck source=configs.sh
 . "$(dirname "$0")/configs.sh"
+# codegen's reference: Debian's own configuration of the pinned version
+# (its sha256 decides the findings: a stamp input), fetched once
+# (scripts/debian-config.sh); only for the distro guest, whose claim it is
+debian_config=''
+if [ "$KCONFIG" != tiny ] && enabled_check codegen; then
+	debian_config=$(sh "$TOP/scripts/debian-config.sh") ||
+		die "codegen: Debian's configuration of the pinned kernel is not at hand (above); CHECKS_ONLY without codegen leaves it out"
+fi
 if [ -n "$check" ]; then
-	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY configs $CONFIGS"
+	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY configs $CONFIGS kconfig $KCONFIG"
+	[ -z "$debian_config" ] || echo "debian-config $(sha256sum <"$debian_config" | cut -d' ' -f1)"
 	# what KUnit runs, as kunit.sh checks it
 	[ "$KUNIT" = 0 ] || sh "$TOP/checks/kunit.sh" --check
 	printf '%s\n' "$TOOLS"
@@ -130,21 +155,44 @@ checkout() {
 		die "checkout: cannot check out $1 in $CT"
 }
 
-enabled() {
-	[ -z "$CHECKS_ONLY" ] || case " $CHECKS_ONLY " in *" $1 "*) ;; *) return 1 ;; esac
-}
 
 have_clang=1
 command -v clang >/dev/null && command -v ld.lld >/dev/null || have_clang=0
 command -v sparse >/dev/null || die "sparse: not installed: run 'make deps'"
 command -v spatch >/dev/null || die "coccinelle: spatch is not installed: run 'make deps'"
 
+# header_users HEADER: up to HEADER_USERS_MAX objects that include HEADER
+# in the commit's own build (make build: kbuild's dependency lists,
+# out/build/<commit>/**/.*.o.cmd): first those whose source the series
+# touches (base..head), then the others in name order; nothing, with a
+# word on stderr, when the commit has no build
+header_users() {
+	hu_b=$OUT/build/$c
+	[ -f "$hu_b/.config" ] || {
+		echo "$PROG: $1: its users are unknown: no build of $(printf %.12s "$c") in $hu_b (make build)" >&2
+		return 0
+	}
+	hu_head=$(kgit rev-parse -q --verify "$REF_NS/series^{commit}" || echo "$c")
+	hu_series=$(kgit diff --name-only "$base" "$hu_head" -- '*.c' '*.S' | sed 's/\.[cS]$/.o/')
+	# the source tree its build read (make build: out/tree), as kbuild
+	# names it in the dependency lists; tools/ is objtool's host build
+	hu_src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$hu_b/Makefile")
+	(cd "$hu_b" && grep -rlF --include='.*.o.cmd' --exclude-dir=tools "$hu_src/$1 " .) 2>/dev/null |
+		sed 's|^\./||; s|\.\([^/]*\)\.cmd$|\1|' | LC_ALL=C sort |
+		awk -v series="$hu_series" -v max="$HEADER_USERS_MAX" '
+			BEGIN { n = split(series, s, "\n"); for (i = 1; i <= n; i++) want[s[i]] = 1 }
+			$0 in want { print; k++; next }
+			{ rest[++r] = $0 }
+			END { for (i = 1; i <= r && k < max; i++) { print rest[i]; k++ } }' |
+		head -n "$HEADER_USERS_MAX"
+}
+
 # the objects that sparse and clang build for a list of touched files
 objects_of() {
 	for f in "$@"; do
 		case $f in
 		*.c | *.S) echo "${f%.*}.o" ;;
-		*.h) echo "$HEADER_USERS" | sed -n "s|^$f: ||p" | tr ' ' '\n' ;;
+		*.h) header_users "$f" ;;
 		esac
 	done | sort -u
 }
@@ -241,6 +289,48 @@ run_clang_side() {
 		[ -f "$CDIR/obj/clang/$obj" ] ||
 			echo "$(ls "$CT/${obj%.o}".[cS] | head -n 1):0:0: error: clang build of $obj failed (make exit $rc)" >>"$f.tmp"
 	done
+	mv "$f.tmp" "$f"
+}
+
+# run_codegen SIDE: codegen.sh's findings for the commit SIDE (cached by
+# its tree, the guest's fragment, Debian's configuration and the tools):
+# the objects of the measured path built twice in the checks worktree,
+# with the guest's configuration (tinyconfig + FRAGMENT, as make build
+# makes it) in obj/guest and with Debian's own in obj/debian.  Each
+# directory is configured once and walked from commit to commit.
+DEBIAN_KEY=''
+[ -z "$debian_config" ] || DEBIAN_KEY=$(sha256sum <"$debian_config" | cut -c1-12)
+run_codegen() {
+	side=$1
+	# shellcheck disable=SC2086 # the objects, a word each
+	side_prepare "$side" "codegen-$DEBIAN_KEY" $CODEGEN_OBJS || return 0
+	if ! cmp -s "$FRAGMENT" "$CDIR/obj/guest/source.fragment"; then
+		rm -rf "$CDIR/obj/guest" &&
+		kconfig_fragment "$CT" "$CDIR/obj/guest" "$FRAGMENT" &&
+		cp "$FRAGMENT" "$CDIR/obj/guest/source.fragment" ||
+			die "codegen: configuring $CDIR/obj/guest with $FRAGMENT failed"
+	fi
+	if ! cmp -s "$debian_config" "$CDIR/obj/debian/source.config"; then
+		rm -rf "$CDIR/obj/debian" &&
+		mkdir -p "$CDIR/obj/debian" && cp "$debian_config" "$CDIR/obj/debian/.config" &&
+		make -s -C "$CT" O="$CDIR/obj/debian" olddefconfig >/dev/null &&
+		cp "$debian_config" "$CDIR/obj/debian/source.config" ||
+			die "codegen: olddefconfig of Debian's configuration in $CDIR/obj/debian failed"
+	fi
+	for cg_o in guest debian; do
+		# shellcheck disable=SC2086 # the objects, a word each
+		make -C "$CT" O="$CDIR/obj/$cg_o" CC="ccache gcc" $CODEGEN_OBJS >"$f.$cg_o.build" 2>&1 || {
+			tail -n 20 "$f.$cg_o.build" >&2
+			die "codegen: building $CODEGEN_OBJS of $side with the $cg_o configuration failed (log: $f.$cg_o.build)"
+		}
+	done
+	rc=0
+	{
+		sh "$TOP/checks/codegen.sh" code "$CDIR/obj/debian" "$CDIR/obj/guest" || rc=$?
+		[ "$rc" -ge 2 ] || sh "$TOP/checks/codegen.sh" layout "$CDIR/obj/debian" "$CDIR/obj/guest" "$CT" ||
+			{ r=$?; [ "$r" -lt 2 ] || rc=$r; }
+	} >"$f.tmp"
+	[ "$rc" -lt 2 ] || die "codegen: checks/codegen.sh could not compare the builds of $side (above)"
 	mv "$f.tmp" "$f"
 }
 
@@ -388,6 +478,9 @@ severity_of() {
 	sparse:*": error: "* | sparse:*"address space"* | sparse:*"different base types"*) echo error ;;
 	clang:*": error: "*) echo error ;;
 	configs:*": error: "*) echo error ;;
+	# a guest whose measured code is not a distro kernel's measures
+	# another binary: every figure of it would be
+	codegen:*) echo error ;;
 	# kernel rules say ERROR or WARNING; ours say error or warning
 	cocci:*": ERROR "* | cocci:*": ERROR: "* | cocci:*": ERROR! "*) echo error ;;
 	cocci:*": error "* | cocci:*": error: "* | cocci:*": error! "*) echo error ;;
@@ -397,11 +490,15 @@ severity_of() {
 
 # record CASE METRIC UNIT SAMPLE FIELD...: one record of the commit $c
 # into $d/records.jsonl.tmp (renamed in when the commit is checked)
+# (with the build of the commit that make build made, when there is one:
+# the configuration sparse, clang and codegen checked it in)
 record() {
 	r_case=$1 r_metric=$2 r_unit=$3 r_sample=$4
 	shift 4
+	r_build=$(cat "$OUT/build/$c/build-id.json" 2>/dev/null || true)
 	"$BIN/record-write" --to "$d/records.jsonl.tmp" --suite checks --case "$r_case" \
-		--metric "$r_metric" --unit "$r_unit" --commit "$c" "$@" "$r_sample" ||
+		--metric "$r_metric" --unit "$r_unit" --commit "$c" \
+		${r_build:+--json "build=$r_build"} "$@" "$r_sample" ||
 		die_rc $? "records: $d/records.jsonl cannot be written"
 }
 
@@ -435,7 +532,7 @@ rm -f "$CDIR/cocci-missing"
 
 # First: queue both versions of every touched file for coccinelle, so
 # that spatch runs once per rule (its results are cached by file content)
-if enabled cocci && kgit rev-parse -q --verify "$c^" >/dev/null; then
+if enabled_check cocci && kgit rev-parse -q --verify "$c^" >/dev/null; then
 	cocci_rules
 	cocci_keys
 	files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
@@ -453,28 +550,27 @@ summary=${results:-$CDIR/$c}/summary.txt
 check_commit() {
 	short=$(printf %.12s "$c")
 	subj=$(kgit log -1 --format=%s "$c")
-	if ! p=$(kgit rev-parse -q --verify "$c^"); then
-		# the base: the pinned kernel as imported, not a patch
-		progress check "$short: no parent (the pinned kernel): nothing to check"
-		printf 'pass\nall: skipped: %s has no parent (the pinned kernel), nothing is new\n' \
-			"$short" >"$d/verdict"
-		record verdict verdict pass 1 --field verdict=pass \
-			--field reasons="skipped: no parent (the pinned kernel)"
-		mv "$d/records.jsonl.tmp" "$d/records.jsonl"
-		printf '%-12s %-7s %5s %5s  %s\n' "$short" pass 0 0 "$subj" >>"$summary.tmp"
-		return 0
+	# the base, the pinned kernel as imported, is no patch: only the
+	# build-level checks judge it
+	p=$(kgit rev-parse -q --verify "$c^" || true)
+	files='' objs=''
+	if [ -n "$p" ]; then
+		files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
+		# shellcheck disable=SC2086 # object and file lists, a word each
+		objs=$(objects_of $files)
+		kgit format-patch -q -1 --stdout "$c" >"$d/patch.mbox"
 	fi
-	files=$(kgit diff-tree --no-commit-id --name-only -r "$c")
-	# shellcheck disable=SC2086 # object and file lists, a word each
-	objs=$(objects_of $files)
 	progress check "$short: $subj"
-	kgit format-patch -q -1 --stdout "$c" >"$d/patch.mbox"
 	: >"$d/new-findings"
 	: >"$d/new-errors"
 	while read -r name scope what; do
 		[ -n "$name" ] || continue
-		if ! enabled "$name"; then
+		if ! enabled_check "$name"; then
 			echo "$name: skipped: not in CHECKS_ONLY='$CHECKS_ONLY'" >"$d/$name.skipped"
+			continue
+		fi
+		if [ -z "$p" ] && [ "$scope" != build ]; then
+			echo "$name: skipped: $short has no parent (the pinned kernel), nothing is new" >"$d/$name.skipped"
 			continue
 		fi
 		progress check "$short $name: $what"
@@ -541,6 +637,18 @@ check_commit() {
 			configs_check || rc=$?
 			[ "$rc" != 2 ] || die "configs: the findings of $short could not be written (disk full?)"
 			[ "$rc" = 0 ] || continue
+			;;
+		codegen)
+			if [ "$KCONFIG" = tiny ]; then
+				echo "codegen: skipped: KCONFIG=$KCONFIG is no distro kernel's build (tinyconfig at -Os): nothing to hold against Debian's (make checks KCONFIG=distro)" |
+					tee "$d/$name.skipped" >&2
+				: >"$d/$name.txt"
+				continue
+			fi
+			run_codegen "$c"
+			# shellcheck disable=SC2086 # the objects, a word each
+			cp "$(cached "$c" "codegen-$DEBIAN_KEY" $CODEGEN_OBJS)" "$d/$name.log"
+			grep -v '^#' "$d/$name.log" | LC_ALL=C sort >"$d/$name.txt" || true
 			;;
 		esac
 		# new findings: patch-level ones all; file-level ones against the parent
