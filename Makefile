@@ -15,6 +15,8 @@ export OUT
 # KERNEL_TREE=~/linux KERNEL_BASE=v6.12.117: use your own clone (through a
 # worktree and refs/x86-copy-series/*, never your branches)
 export KERNEL_TREE KERNEL_BASE
+# KCONFIG=distro|tiny: the guest kernel's configuration (scripts/lib.sh)
+export KCONFIG
 # options of the maintenance targets, passed to their scripts
 export VERSION PREV TO TO_DEBIAN REPLIES SEND FROM PATCHES_OUT COMMITS
 
@@ -67,14 +69,15 @@ HELP =
 	trailers send tools test test-quick test-fresh print-sanitize-cflags print-shell-sources check-c lint clean distclean
 
 all: deps kernel-tree apply
-	$(Q)$(MAKE) --no-print-directory ci
+	$(Q)$(MAKE) --no-print-directory ci CI_SET=main
 
 quick: deps kernel-tree apply
-	$(Q)$(MAKE) --no-print-directory ci-quick
+	$(Q)$(MAKE) --no-print-directory ci-quick CI_SET=main
 
 help:
 	@echo 'x86-copy-series targets:'
-	@echo '  all (default)  deps, kernel-tree, apply, then ci: every commit built, checked,'
+	@echo '  all (default)  deps, kernel-tree, apply, then ci CI_SET=main: every commit built,'
+	@echo '                 checked (checkpatch, changelog, sparse, coccinelle, codegen),'
 	@echo '                 benchmarked (bench-vm, bench), the report and the gate'
 	@echo '  quick          deps, kernel-tree, apply, ci-quick: base and head, small and short'
 	@echo '  deps           install the Debian packages of scripts/deps.list (apt-get as root,'
@@ -100,6 +103,9 @@ help:
 	@echo '  distclean      remove out/ and the worktree registration'
 	@printf '%s\n' $(HELP)
 	@echo 'variables: KERNEL_TREE=<your linux clone> KERNEL_BASE=<rev>, OUT=<dir>,'
+	@echo '           KCONFIG=distro (the guest kernel: a distro kernel'"'"'s measured code, the'
+	@echo '           default) or tiny (tinyconfig at -Os: quicker, a kernel nobody runs),'
+	@echo '           CI_SET=main|full (make: main; make ci: full, with configs, clang, KUnit),'
 	@echo '           JOBS=<n>, V=1 (show commands), SANITIZE=1 (ASan+UBSan tools)'
 
 deps:

@@ -18,7 +18,7 @@
 # lists them), over lib/ (LIB_OBJ, the top-level Makefile, which compiles
 # and links them).
 CI_OBJ = $(call objs,ci/gate.c ci/out-text.c ci/out-md.c ci/out-json.c ci/format.c \
-	 ci/outputs.c ci/functions.c ci/predict.c)
+	 ci/outputs.c ci/functions.c ci/predict.c ci/builds.c)
 
 C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-reproduce $(BIN)/claims-lint
 $(BIN)/ci-report: $(call objs,ci/report-main.c ci/claims.c ci/plots.c) $(CI_OBJ) $(LIB_OBJ)
@@ -33,7 +33,7 @@ GATE_PCT ?= 5
 GATE_PCT_TCG ?= 25
 # TCG with CLOCK=icount (the default under TCG): exact figures, no test
 GATE_PCT_ICOUNT ?= 1
-export GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK ID REPORT COVER REPLY_FILE
+export CI_SET KCONFIG GUEST_MITIGATIONS GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK ID REPORT COVER REPLY_FILE
 
 .PHONY: ci ci-quick report merge reproduce reply claims-lint ci-check-c
 

@@ -13,6 +13,9 @@
 #                        the comparison (commit_list of scripts/lib.sh:
 #                        base, head, any revision; default: the base and
 #                        every series commit)
+#   CI_SET=full          main: the mission's job (make, make quick):
+#                        checks without the configs matrix, clang and
+#                        KUnit; full: all of them (make ci)
 #   CI_QUICK=1           the first and the last of them only, NS_SIZE=4G,
 #                        REBINDS=5, BENCH_ARGS=--quick, CONFIGS=none (each
 #                        unless set),
@@ -99,6 +102,21 @@ esac
 [ -z "$view" ] || [ -z "$CI_QUICK" ] ||
 	usage_die "CI_QUICK: make quick is the whole pipeline on base and head; a view (make $view) takes its commits from COMMITS="
 
+# CI_SET=main (make, make quick): the mission's job: build, checkpatch,
+# the changelog lint, sparse, coccinelle and the codegen check, the
+# guests, the host benchmark, the report; full (make ci, the default):
+# the superset CI runs, with the configs matrix, clang and KUnit, which
+# build whole kernels of other configurations (README: the time table)
+CI_SET=${CI_SET:-full}
+case $CI_SET in
+main)
+	CHECKS_ONLY=${CHECKS_ONLY:-checkpatch changelog sparse cocci codegen}
+	KUNIT=${KUNIT:-0}
+	export CHECKS_ONLY KUNIT
+	;;
+full) ;;
+*) usage_die "CI_SET: '$CI_SET' is not main (the mission's job: make) or full (with the configs matrix, clang and KUnit: make ci)" ;;
+esac
 if [ -n "$CI_QUICK" ]; then
 	NS_SIZE=${NS_SIZE:-4G}
 	REBINDS=${REBINDS:-5}
