@@ -35,13 +35,17 @@ GATE_PCT_TCG ?= 25
 GATE_PCT_ICOUNT ?= 1
 export CI_SET KCONFIG GUEST_MITIGATIONS GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK ID REPORT COVER REPLY_FILE
 
-.PHONY: ci ci-quick report merge reproduce reply claims-lint ci-check-c
+.PHONY: ci ci-quick plan report merge reproduce reply claims-lint ci-check-c
 
 ci: tools
 	$(Q)sh ci/run.sh
 
 ci-quick: tools
 	$(Q)CI_QUICK=1 sh ci/run.sh
+
+# the steps make would run, why, and how long: nothing runs
+plan: tools
+	$(Q)CI_SET=$${CI_SET:-main} sh ci/run.sh --plan
 
 report: $(BIN)/ci-report
 	$(Q)sh ci/run.sh --report-only
@@ -76,6 +80,8 @@ ci-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f \
 		ci/*.c ci/*.h
 
+HELP += '  plan           what make would run, and why, and about how long; runs nothing'
+HELP += '                 (CI_SET=full: make ci'"'"'s; COMMITS= as the pipeline takes them)'
 HELP += '  ci             every commit: build, checks, bench-vm, bench; report + gate (GATE_PCT=5,'
 HELP += '                 GATE_PCT_TCG=25 for TCG wall clock, GATE_PCT_ICOUNT=1 for CLOCK=icount, the'
 HELP += '                 default under TCG; accepted changes: ci/gate-ack.txt)'

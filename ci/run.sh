@@ -88,7 +88,7 @@ GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT-1}
 GATE_ACK=${GATE_ACK:-$TOP/ci/gate-ack.txt}
 # ':-': make exports GATE_ONLY empty when it is not given
 GATE_ONLY=${GATE_ONLY:-bench-vm/*/rebind/memmap_init_ms}
-report_only='' one_step='' vm_runner='' view=''
+report_only='' one_step='' vm_runner='' view='' plan_only=''
 case ${1:-} in
 '') ;;
 --report-only) report_only=1 ;;
@@ -96,9 +96,10 @@ case ${1:-} in
 # ci/run.sh's own background job (see the schedule below)
 --one-step) [ $# = 5 ] || usage_die "run.sh --one-step STEP COMMIT I PARENT"; one_step="$2 $3 $4 $5"; shift 4 ;;
 --vm-runner) vm_runner=1 ;;
-*) usage_die "run.sh [--report-only | --view STEP]" ;;
+--plan) plan_only=1 ;;
+*) usage_die "run.sh [--report-only | --plan | --view STEP]" ;;
 esac
-[ $# -le 1 ] || usage_die "run.sh [--report-only | --view STEP]"
+[ $# -le 1 ] || usage_die "run.sh [--report-only | --plan | --view STEP]"
 [ -z "$view" ] || [ -z "$CI_QUICK" ] ||
 	usage_die "CI_QUICK: make quick is the whole pipeline on base and head; a view (make $view) takes its commits from COMMITS="
 
@@ -626,6 +627,39 @@ run_step() {
 		progress "$rs_i/$n $rs_short" "$rs_s: its kept results are not in the report: this run's inputs are others"
 }
 
+# stale_why STEP COMMIT: why the step of the commit runs, from the inputs
+# inputs() read against those of its last good run: the first line that
+# differs ("scripts/build.sh changed", "settings: kconfig distro")
+stale_why() {
+	sw_old=$CI_OUT/$2/$1/inputs
+	if [ ! -f "$CI_OUT/$2/$1.stamp" ] || [ ! -f "$sw_old" ]; then
+		echo "never run"
+		return
+	fi
+	printf '%s\n' "$inputs" | awk -v old="$sw_old" '
+		BEGIN { while ((getline l < old) > 0) had[l] = 1 }
+		!($0 in had) {
+			if (NF == 2 && $1 ~ /^[0-9a-f]+$/) print $2 " changed"
+			else if ($1 == "missing") print $2 " is missing"
+			else print "now " $0
+			found = 1; exit
+		}
+		END { if (!found) print "an input is gone" }'
+}
+
+# plan_print: the plan, as --plan shows it without running anything: per
+# commit and step, whether it runs and why, its expected seconds (the
+# last good run's, else typical ones); then the estimate of the whole
+plan_print() {
+	awk '{ why = $0; for (i = 1; i <= 5; i++) sub(/^[^ ]+ /, "", why)
+		printf "%.12s %-9s %-8s %s\n", $1, $2, $4 == 1 ? ("~" $3 "s") : "-", why }' "$RUN_DIR/plan"
+	bg_vm=1
+	[ "$CI_SCHEDULE" != serial ] && [ "$CLOCK" != wall ] && [ "$ACCEL" != kvm ] || bg_vm=0
+	printf '%s, schedule %s: about %s (earlier runs'"'"' step times, else typical ones)\n' \
+		"$(awk '$4 == 1 { r++ } END { printf "%d of %d steps to run", r, NR }' "$RUN_DIR/plan")" \
+		"$CI_SCHEDULE" "$(left)"
+}
+
 # left: the estimate of what is left, from the plan and the outcomes
 left() {
 	awk -v dir="$RUN_DIR" -v overlap="$bg_vm" '
@@ -711,18 +745,22 @@ if [ -z "$report_only" ]; then
 			inputs "$s" "$c"
 			content_key "$s" "$c"
 			if stamp_fresh "$CI_OUT/$c/$s.stamp" "$hash"; then
-				e="0 0"
-			elif reuse_source "$s" "$key" "$c" >/dev/null; then
-				e="1 1"
+				e="0 0" why="up to date"
+			elif rsrc=$(reuse_source "$s" "$key" "$c"); then
+				e="1 1" why="reused: the same content as $(printf %.12s "$rsrc")"
 			else
-				e=
+				e='' why=$(stale_why "$s" "$c")
 				[ ! -f "$CI_OUT/$c/$s.stamp" ] || e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null) || e=
 				e="${e:-$(typical_seconds "$s" "$c" "$i")} 1"
 			fi
 			kind_of "$s"
-			printf '%s %s %s %s\n' "$c" "$s" "$e" "$kind"
+			printf '%s %s %s %s %s\n' "$c" "$s" "$e" "$kind" "$why"
 		done
 	done >"$RUN_DIR/plan" || die "run: cannot write $RUN_DIR/plan (disk full?)"
+	if [ -n "$plan_only" ]; then
+		plan_print
+		exit 0
+	fi
 	T_START=$(date +%s)
 	# overlap: is bench-vm of the background kind? (1 yes, 0 no, '' not known yet)
 	bg_vm=
