@@ -72,6 +72,9 @@ SANITIZE=1
 # distro guest of make; a test of the distro guest says KCONFIG=distro
 KCONFIG=tiny
 export REF_NS BIN OUT WORKTREE SANITIZE KCONFIG
+# a kernel build's identity, for records written by hand or by
+# bench-vm-collect outside a run (bench-vm-collect --build)
+BUILD_ID=$TOP/tests/fixtures/build-id.json
 SAN_DIR=$TEST_OUT/sanitizer/$(basename "$0" .t)
 rm -rf "$SAN_DIR" "$SAN_DIR.seen"
 mkdir -p "$SAN_DIR"

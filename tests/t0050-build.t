@@ -5,14 +5,15 @@
 # adds a warning has it reported as new; one that does not compile is
 # reported as failing and fails the view; a commit of a tree already
 # built (a changelog edit) gets that build, hard-linked, not a rebuild;
-# make build COMMITS=... builds those alone, with the pipeline's stamps.
+# make build COMMITS=... builds those alone, with the pipeline's stamps; a
+# child builds from its parent's build directory, to the same kernel.
 # test-quick: no: builds the series head kernel
 . "$(dirname "$0")/lib.sh"
 BUILD="sh $TOP/scripts/build.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-plan 6
+plan 7
 
 test_expect_success 'the series head builds a bzImage with the fragment in its .config, its records beside it; one commit only' '
 	$BUILD "$HEAD" && o=$OUT/build/$HEAD && [ -s "$o/arch/x86/boot/bzImage" ] &&
@@ -75,6 +76,34 @@ test_expect_success 'a new commit id of a tree already built: linked, not rebuil
 	$BUILD "$reword" 2>err2 && grep -q "up to date" err2 &&
 	rm -rf "$r"
 '
+# The walk: a commit builds from its parent's build directory, remaking
+# what its change reaches; the kernel is the one a build from nothing
+# makes (ccache serves that one), and so is the list of warnings
+test_expect_success 'a child builds from its parent: one object compiled, the same bzImage and warnings as from nothing' '
+	child=$(commit_with "$HEAD" mm/mm_init.c "s/^void __init mm_core_init(void)$/static int xcs_walk_unused(void) { return 0; }\n&/" "test: one line more in mm_init.c") &&
+	c=$OUT/build/$child && rm -rf "$c" &&
+	$BUILD "$child" 2>err && cat err &&
+	grep -q "$(printf %.12s "$child") building from the build of $(printf %.12s "$HEAD")" err &&
+	[ "$(cat "$c/seeded-from")" = "$HEAD" ] &&
+	grep -x "mm/mm_init.o" "$c/compiled.txt" &&
+	[ "$(grep -c "\.o$" "$c/compiled.txt")" -le 5 ] &&
+	grep -q "xcs_walk_unused" "$c/new-warnings.txt" &&
+	[ "$(stat -c %i "$c/vmlinux")" != "$(stat -c %i "$OUT/build/$HEAD/vmlinux")" ] &&
+	grep -q "xcs_walk_unused" "$c/warnings.txt" &&
+	cp "$c/arch/x86/boot/bzImage" "$c/warnings.txt" "$c/build-id.json" . &&
+	{
+		# from nothing, at the same paths (ccache serves it): the
+		# parent'"'"'s build out of the way, always put back
+		rm -rf "$c" && mv "$OUT/build/$HEAD" "$OUT/build/.$HEAD.aside" &&
+		$BUILD "$child" 2>err2; rc=$?
+		mv "$OUT/build/.$HEAD.aside" "$OUT/build/$HEAD" && cat err2 && [ $rc = 0 ]
+	} &&
+	grep -q "$(printf %.12s "$child") building from nothing" err2 &&
+	cmp bzImage "$c/arch/x86/boot/bzImage" && cmp warnings.txt "$c/warnings.txt" &&
+	cmp build-id.json "$c/build-id.json" &&
+	rm -rf "$c"
+'
+
 test_expect_success 'make build COMMITS=<rev>: that commit alone, not the series; a second view finds its stamp' '
 	h=$(printf %.12s "$HEAD") &&
 	CI_OUT=$SCRATCH/ci make -C "$TOP" --no-print-directory -s build OUT="$OUT" BIN="$BIN" COMMITS="$HEAD" >out 2>err ||

@@ -57,7 +57,7 @@ agent_lines() {
 }
 
 collect() {
-	"$BENCH_VM_BIN/bench-vm-collect" --commit c0ffee --accel tcg --qemu-cpu max \
+	"$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit c0ffee --accel tcg --qemu-cpu max \
 		--ns-size 1073741824 --rebinds 3 "$@"
 }
 
@@ -69,7 +69,7 @@ test_expect_success 'collect: a complete run gives every sample, the CPU, the ac
 	records_check rec.jsonl "one(\"dax_pmem/rebind\", \"unbind_us\")[\"samples\"] == [500, 500, 500]" &&
 	records_check rec.jsonl "one(\"nd_pmem/first\", \"bind_us\")[\"unit\"] == \"us\"" &&
 	records_check rec.jsonl "all(r[\"accel\"] == \"tcg\" and r[\"commit\"] == \"c0ffee\" and r[\"kernel\"] == \"6.12.117\" and r[\"cpu\"][\"flags\"] == [\"erms\", \"clwb\"] and r[\"params\"][\"qemu_cpu\"] == \"max\" for r in recs)" &&
-	records_check rec.jsonl "all(r[\"clock\"] == \"wall\" and r[\"schema\"] == \"x86-copy-series/record/1\" for r in recs)" &&
+	records_check rec.jsonl "all(r[\"clock\"] == \"wall\" and r[\"schema\"] == \"x86-copy-series/record/2\" for r in recs)" &&
 	records_check rec.jsonl "one(\"boot\", \"first_bind_ms\")[\"samples\"] == [889]" &&
 	records_check rec.jsonl "not [r for r in recs if r[\"metric\"] == \"error\"]" &&
 	records_check rec.jsonl "all(\"qemu_version\" not in r[\"params\"] for r in recs)" &&
@@ -99,7 +99,7 @@ test_expect_success 'collect: output cut short (no done, no error) is an error n
 test_expect_success 'report: the changelog lines per kernel, mean/sd/n from the samples, change in percent' '
 	{ agent_lines 3; printf "done\n"; } >a.out && collect a.out >a.jsonl &&
 	{ agent_lines 3; printf "done\n"; } | sed "s/memmap_ms=1\([0-9]\)/memmap_ms=\1/" >b.out &&
-	"$BENCH_VM_BIN/bench-vm-collect" --commit beef --accel tcg --qemu-cpu max b.out >b.jsonl &&
+	"$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit beef --accel tcg --qemu-cpu max b.out >b.jsonl &&
 	"$BENCH_VM_BIN/bench-vm-report" a.jsonl b.jsonl >rep && cat rep &&
 	grep -qx "  First binding for nd_pmem driver: 10.00 ms \[tcg\]" rep &&
 	grep -qx "  Average of rebinds for nd_pmem driver: 12.00 ms (sd 1.00, n 3) \[tcg\]" rep &&
@@ -150,13 +150,13 @@ test_expect_success 'report: struct pages equal to the first kernel, or the firs
 	{ agent_lines 1; pages_lines 0xdead000000000400; printf "done\n"; } >a.out && collect a.out >a.jsonl &&
 	records_check a.jsonl "one(\"dax_pmem/pages\", \"page_classes\")[\"samples\"] == [2]" &&
 	# the same pages from another kernel (the same file twice counts once)
-	"$BENCH_VM_BIN/bench-vm-collect" --commit d00d --accel tcg --qemu-cpu max \
+	"$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit d00d --accel tcg --qemu-cpu max \
 		--ns-size 1073741824 --rebinds 3 a.out >a2.jsonl &&
 	"$BENCH_VM_BIN/bench-vm-report" a.jsonl a2.jsonl >rep && cat rep &&
 	grep -q "^  struct pages of dax_pmem: equal (range start_pfn=0x141200 nr_pages=257536 .*) \[tcg\]$" rep &&
 	grep -q "^  struct pages of nd_pmem: not compared (no digest: run with PAGES=1)" rep &&
 	{ agent_lines 1; pages_lines 0x0; printf "done\n"; } >b.out &&
-	"$BENCH_VM_BIN/bench-vm-collect" --commit beef --accel tcg b.out >b.jsonl &&
+	"$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit beef --accel tcg b.out >b.jsonl &&
 	expect_fail "$BENCH_VM_BIN/bench-vm-report" a.jsonl b.jsonl && cat out &&
 	grep -q "^  struct pages of dax_pmem: DIFFER from c0ffee \[tcg\]$" out &&
 	grep -q "^    first differing pfn 0x141202, word 3 (mapping): c0ffee 0xdead000000000400, beef 0x0$" out
@@ -168,7 +168,7 @@ test_expect_success 'the clock: every record says icount or wall; the report lab
 	collect --clock wall a.out >w.jsonl && records_check w.jsonl "all(r[\"clock\"] == \"wall\" for r in recs)" &&
 	{ rc=0; collect --clock tsc a.out >/dev/null 2>err || rc=$?; } && [ $rc = 2 ] &&
 	grep -q "clock: .tsc. is not icount or wall" err &&
-	"$BENCH_VM_BIN/bench-vm-collect" --commit d00d --accel tcg --qemu-cpu max \
+	"$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit d00d --accel tcg --qemu-cpu max \
 		--ns-size 1073741824 --rebinds 3 --clock icount a.out >i2.jsonl &&
 	"$BENCH_VM_BIN/bench-vm-report" i.jsonl i2.jsonl >rep && cat rep &&
 	head -n 1 rep | grep -qx "tcg-icount: emulated instructions at 1 ns each, not hardware time." &&

@@ -47,7 +47,7 @@ previous_run() {
 	mkdir -p "$1" &&
 	printf "hello\tkernel=6.12.117\tboot_us=1000\nsample\tdriver=nd_pmem\tcase=first\tindex=0\tpages=1\tmemmap_ms=7\tlines=1\tbind_us=9\tunbind_us=0\tboot_us=2000\ndone\n" >"$1/agent.out" &&
 	echo "the previous run" >"$1/console.log" &&
-	"$BENCH_VM_BIN/bench-vm-collect" --commit before --accel tcg --output "$1/records.jsonl" "$1/agent.out" &&
+	"$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit before --accel tcg --output "$1/records.jsonl" "$1/agent.out" &&
 	printf "agent.out\nconsole.log\nrecords.jsonl\n" >"$1/.bench-vm-files" &&
 	echo "ci inputs" >"$1/inputs" &&
 	rm -rf "$2" && cp -a "$1" "$2"
@@ -160,14 +160,14 @@ agent_ok() {
 if [ -n "$MOUNT_OK" ]; then
 test_expect_success 'bench-vm-collect: every write checked: a full disk names the file, exit 1, no file cut in the middle of a line' '
 	agent_ok >a.out &&
-	{ rc=0; "$BENCH_VM_BIN/bench-vm-collect" --commit c a.out >/dev/full 2>err || rc=$?; } &&
+	{ rc=0; "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit c a.out >/dev/full 2>err || rc=$?; } &&
 	cat err && [ $rc = 1 ] && grep -q "^bench-vm-collect: write: stdout: No space left on device$" err &&
 	tmpfs fs 4k &&
-	{ rc=0; "$BENCH_VM_BIN/bench-vm-collect" --commit c --output fs/r.jsonl a.out 2>err || rc=$?; } &&
+	{ rc=0; "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit c --output fs/r.jsonl a.out 2>err || rc=$?; } &&
 	cat err && [ $rc = 1 ] && grep -q "^bench-vm-collect: write: fs/r.jsonl: No space left on device$" err &&
 	[ ! -e fs/r.jsonl ] &&
-	"$BENCH_VM_BIN/bench-vm-collect" --commit c --output r.jsonl a.out && records_check r.jsonl "len(recs) == 17" &&
-	{ rc=0; "$BENCH_VM_BIN/bench-vm-collect" --commit c --output r.jsonl a.out 2>err || rc=$?; } &&
+	"$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit c --output r.jsonl a.out && records_check r.jsonl "len(recs) == 17" &&
+	{ rc=0; "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit c --output r.jsonl a.out 2>err || rc=$?; } &&
 	[ $rc = 1 ] && grep -q "write: r.jsonl: File exists" err && records_check r.jsonl "len(recs) == 17"
 '
 else
@@ -176,7 +176,7 @@ fi
 
 test_expect_success 'bench-vm-collect: output cut in the middle of its last line: that line is not read, the error says so' '
 	{ agent_ok | head -n 3; printf "sample\tdriver=nd_pmem\tcase=rebind\tindex=1\tpages=1\tmemmap_ms=1"; } >a.out &&
-	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --commit c --output r.jsonl a.out &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --commit c --output r.jsonl a.out &&
 	grep_err "the agent stopped without .done. or an error \(its output ends in the middle of a line\)" &&
 	records_check r.jsonl "one(\"nd_pmem/rebind\", \"memmap_init_ms\")[\"samples\"] == [7]"
 '

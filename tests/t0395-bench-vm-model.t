@@ -78,21 +78,21 @@ test_expect_success 'bench-vm-collect --model: records with the model and its la
 		done &&
 		printf "end\twindows=2\tbad_markers=0\twrite=ok\n"
 	} >model.out &&
-	"$BENCH_VM_BIN/bench-vm-collect" --clock icount --model model.out agent.out >rec &&
+	"$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --clock icount --model model.out agent.out >rec &&
 	records_check rec "one(\"nd_pmem/first\", \"insns\")[\"samples\"] == [11] and one(\"synthetic/mov\", \"est_cycles\")[\"samples\"] == [92] and one(\"nd_pmem/first\", \"est_cycles\")[\"functions\"] == [[{\"rank\": 1, \"name\": \"f1\", \"insns\": 11, \"est_cycles\": 91}]] and all(r[\"model\"] == \"cache\" and r[\"model_label\"] == \"model: write-allocate, streaming stores bypass; not hardware time\" and r[\"model_params\"][\"llc_size\"] == 16777216 for r in recs if r[\"metric\"] in (\"insns\", \"est_cycles\")) and not [r for r in recs if r[\"metric\"] == \"error\"]" &&
 	grep -v "^end" model.out >cut.out &&
-	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model cut.out agent.out >rec &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --model cut.out agent.out >rec &&
 	grep_err "model: cut.out ends without its end line" &&
 	sed "s/window=2/window=3/" agent.out >a3.out &&
-	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model model.out a3.out >rec &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --model model.out a3.out >rec &&
 	grep_err "model: no counts for window 3 of the agent" &&
-	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model none.out agent.out >rec &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --model none.out agent.out >rec &&
 	grep_err "model: none.out cannot be read" &&
 	for v in inf nan 0x10 -1 1e; do
 		# a value no count can be: an error of the model, and the
 		# records of the binds are kept
 		sed "s/insns=12/insns=$v/" model.out >bad.out &&
-		expect_fail "$BENCH_VM_BIN/bench-vm-collect" --model bad.out agent.out &&
+		expect_fail "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --model bad.out agent.out &&
 		grep_err "model: a value of the plugin.s is not a number: .$v." &&
 		records_check "$SCRATCH/out" "one(\"nd_pmem/first\", \"memmap_init_ms\")[\"samples\"] == [3]" ||
 			{ echo "value $v"; return 1; }

@@ -104,7 +104,7 @@ test_expect_success 'copy-bench writes one valid record per case, with CPU, host
 	recs = [json.loads(l) for l in open(sys.argv[1])]
 	assert len(recs) == 64 * 3 + 10 * 2 + 8 * 2, len(recs)
 	for r in recs:
-	    assert r["schema"] == "x86-copy-series/record/1" and r["suite"] == "bench"
+	    assert r["schema"] == "x86-copy-series/record/2" and r["suite"] == "bench"
 	    assert r["accel"] == "host" and r["clock"] == "wall" and r["commit"] == sys.argv[2] and r["kernel"] == sys.argv[3]
 	    assert len(r["samples"]) == 2 and all(isinstance(x, float) for x in r["samples"])
 	    assert r["cpu"]["vendor"] and "family" in r["cpu"] and "flags" in r["cpu"]

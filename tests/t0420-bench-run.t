@@ -23,7 +23,7 @@ count() {
 	n = 0
 	for l in open(sys.argv[3]):
 	    r = json.loads(l)
-	    assert r["schema"] == "x86-copy-series/record/1" and r["suite"] == "bench", r
+	    assert r["schema"] == "x86-copy-series/record/2" and r["suite"] == "bench", r
 	    assert r["samples"] and all(isinstance(x, float) and x >= 0 for x in r["samples"]), r
 	    assert r["accel"] == "host" and r["cpu"]["model_name"] and r["commit"], r
 	    n += r["case"].startswith(sys.argv[1]) and r["metric"] == sys.argv[2]
