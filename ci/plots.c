@@ -5,6 +5,15 @@
  * and the bench curves over the size, one line per variant and commit.
  * Run them with gnuplot in their directory (ci/run.sh does).  See
  * report.h.
+ *
+ * Every text of a script (a patch's subject, a record's host, CPU,
+ * metric, unit and variant, the file names) is written by one writer,
+ * gp_str(), as a single-quoted gnuplot string: in a double-quoted one
+ * gnuplot runs a backquoted text as a shell command (a Subject
+ * "introduce `id>pwn` memcpy_nontemporal()" did, from an x axis label),
+ * and a quote of the text would end the string and start a command.  In
+ * single quotes gnuplot 5.4 expands nothing (no backquote, no @macro:
+ * tried), and only a doubled ' stands for itself.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,38 +55,132 @@ static void close_out(FILE *f, const char *dir, const char *name)
 		die("plots: %s/%s: write failed: %s", dir, name, strerror(errno));
 }
 
-static void gp_terminals(FILE *g, const char *name, int on)
+/* the length of the UTF-8 character at s (1 to 4), or 0 where none starts */
+static size_t utf8_char(const unsigned char *s)
 {
-	if (on == 0)
-		fprintf(g,
-			"set terminal pngcairo noenhanced size 1100,650 font ',10'\nset output '%s.png'\n",
-			name);
+	size_t n, i;
+	unsigned int c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
 	else
-		fprintf(g,
-			"set terminal svg noenhanced size 1100,650 dynamic font ',10'\nset output '%s.svg'\nreplot\n",
-			name);
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* no overlong form, no surrogate, nothing past U+10FFFF */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
 }
 
-static void gp_quote(FILE *g, const char *s)
+/*
+ * A text as a label shows it, on one line: control characters dropped (a
+ * newline would end the gnuplot command, or add a line to a data file),
+ * a byte that starts no UTF-8 character shown as '?' (cairo and SVG take
+ * UTF-8 only; gnuplot warns of anything else).
+ */
+static char *text_clean(const char *text)
 {
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', g);
+	const unsigned char *s = (const unsigned char *)text;
+	char *out = xcalloc(strlen(text) + 1, 1), *o = out;
+	size_t n;
+
+	while (*s) {
+		n = utf8_char(s);
+		if (!n) {
+			*o++ = '?';
+			s++;
+		} else if (n == 1 && (*s < 0x20 || *s == 0x7f)) {
+			s++;
+		} else {
+			memcpy(o, s, n);
+			o += n;
+			s += n;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * The text of a key: at most width bytes, cut at a character with "..."
+ * (a variant's name is a record's: a long one would push the curves out
+ * of the picture, gnuplot "difficulty fitting plot titles into key")
+ */
+static char *text_cut(const char *text, size_t width)
+{
+	char *t = text_clean(text), *cut;
+	size_t n = width - 3;
+
+	if (strlen(t) <= width)
+		return t;
+	while (n > 0 && (t[n] & 0xc0) == 0x80)
+		n--;
+	cut = xasprintf("%.*s...", (int)n, t);
+	free(t);
+	return cut;
+}
+
+/* the one writer of a text in a script: a single-quoted gnuplot string */
+static void gp_str(FILE *g, const char *text)
+{
+	char *t = text_clean(text), *s;
+
+	fputc('\'', g);
+	for (s = t; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', g);
 		fputc(*s, g);
 	}
+	fputc('\'', g);
+	free(t);
+}
+
+/* a line break between two single-quoted strings: a string of its own */
+static void gp_newline(FILE *g)
+{
+	fprintf(g, ".\"\\n\".");
+}
+
+/* name.png, then name.svg of the same plot (name: safe_name's) */
+static void gp_terminals(FILE *g, const char *name, int on)
+{
+	char *file = xasprintf("%s.%s", name, on ? "svg" : "png");
+
+	if (on == 0)
+		fprintf(g, "set terminal pngcairo noenhanced size 1100,650 font ',10'\n");
+	else
+		fprintf(g, "set terminal svg noenhanced size 1100,650 dynamic font ',10'\n");
+	fprintf(g, "set output ");
+	gp_str(g, file);
+	fprintf(g, on ? "\nreplot\n" : "\n");
+	free(file);
 }
 
 /*
  * Text as gnuplot lines of at most width characters, cut between words
- * ("\n" between them, inside a double-quoted string): a title that fits
- * the picture instead of running off both its edges.  At most maxl
- * lines; what is left is cut with "...".
+ * (each line a string, joined by "\n"): a title that fits the picture
+ * instead of running off both its edges.  At most maxl lines; what is
+ * left is cut with "...".
  */
 static void gp_wrapped(FILE *g, const char *text, size_t width, size_t maxl)
 {
-	const char *s = text;
+	char *clean = text_clean(text);
+	const char *s = clean;
 	size_t nl = 0;
 
+	if (!*s)
+		gp_str(g, "");
 	while (*s && nl < maxl) {
 		size_t n = strlen(s), cut = n;
 		char *piece;
@@ -99,10 +202,13 @@ static void gp_wrapped(FILE *g, const char *text, size_t width, size_t maxl)
 					;
 				if (cut <= 1)
 					cut = width;
+				/* never inside a character */
+				while (cut > 1 && (s[cut] & 0xc0) == 0x80)
+					cut--;
 			}
 		}
 		if (nl)
-			fprintf(g, "\\n");
+			gp_newline(g);
 		if (nl + 1 == maxl && cut < n) {
 			size_t end = cut + 3 > width ? width - 3 : cut;
 
@@ -113,11 +219,12 @@ static void gp_wrapped(FILE *g, const char *text, size_t width, size_t maxl)
 		} else {
 			piece = xasprintf("%.*s", (int)cut, s);
 		}
-		gp_quote(g, piece);
+		gp_str(g, piece);
 		free(piece);
 		s += cut;
 		nl++;
 	}
+	free(clean);
 }
 
 /* the subtitle of a plot: what its figures are, on what */
@@ -136,11 +243,11 @@ static char *machine_text(const struct record *r, const char *setup)
 /* a title: its first line, then the subtitle wrapped to fit */
 static void gp_title(FILE *g, const char *first, const char *sub)
 {
-	fprintf(g, "set title \"");
+	fprintf(g, "set title ");
 	gp_wrapped(g, first, 150, 1);
-	fprintf(g, "\\n");
+	gp_newline(g);
 	gp_wrapped(g, sub, 150, 3);
-	fprintf(g, "\"\n");
+	fprintf(g, "\n");
 }
 
 /* words a short subject does without: its verb and article */
@@ -162,11 +269,11 @@ static void gp_column_name(FILE *g, const struct report *r, size_t c)
 	size_t i;
 
 	if (c == 0) {
-		fprintf(g, "base");
+		gp_str(g, "base");
 		return;
 	}
 	if (!p) {
-		fprintf(g, "%s", short_id(r->t.cols[c].key).s);
+		gp_str(g, short_id(r->t.cols[c].key).s);
 		return;
 	}
 	s = strrchr(p->subject, ':') ? strrchr(p->subject, ':') + 1 : p->subject;
@@ -218,21 +325,25 @@ static void gp_gate_mark(FILE *g, const struct report *r, const struct row *w, s
 {
 	const struct cell *cell = &w->cells[c];
 	struct gate gd;
+	char *text;
 
 	gate_decide(r, w, c, &gd);
 	if (!gd.beyond)
 		return;
+	text = xasprintf("%s%s", pct_str(gd.cm.pct).s,
+			 gd.regression ? gd.ack ? " (accepted)" : " REGRESSION" : "");
 	/* just above the highest sample of the box */
-	fprintf(g, "set label %zu \"%s%s\" at %zu, %.17g %s textcolor rgb '%s'\n",
-		k + 1, pct_str(gd.cm.pct).s,
-		gd.regression ? gd.ack ? " (accepted)" : " REGRESSION" : "", k, cell->s.max,
+	fprintf(g, "set label %zu ", k + 1);
+	gp_str(g, text);
+	fprintf(g, " at %zu, %.17g %s textcolor rgb '%s'\n", k, cell->s.max,
 		"center offset 0, 1 front", gd.regression ? "#c00000" : "#007000");
+	free(text);
 }
 
 static void plot_rebinds(const struct report *r, const char *dir, const struct row *w)
 {
 	const struct table *t = &r->t;
-	char base[256], *name = row_name(w), *first, *sub;
+	char base[200], *name = row_name(w), *first, *sub, *text;
 	FILE *d, *g;
 	size_t c, j, k = 0;
 
@@ -246,8 +357,11 @@ static void plot_rebinds(const struct report *r, const char *dir, const struct r
 	gp_title(g, first, sub);
 	free(first);
 	free(sub);
-	fprintf(g, "set ylabel '%s (%s)'\nset grid ytics\nset key off\n", w->rec->metric,
-		w->rec->unit);
+	text = xasprintf("%s (%s)", w->rec->metric, w->rec->unit);
+	fprintf(g, "set ylabel ");
+	gp_str(g, text);
+	free(text);
+	fprintf(g, "\nset grid ytics\nset key off\n");
 	fprintf(g, "set style fill solid 0.25 border\nset boxwidth 0.4\nset bmargin 6\n");
 	fprintf(g, "set xtics font ',8' (");
 	for (c = 0; c < t->ncols; c++) {
@@ -256,9 +370,9 @@ static void plot_rebinds(const struct report *r, const char *dir, const struct r
 		for (j = 0; j < w->cells[c].n; j++)
 			fprintf(d, "%.17g\n", w->cells[c].x[j]);
 		fprintf(d, "\n\n");
-		fprintf(g, "%s\"", k ? ", " : "");
+		fprintf(g, "%s", k ? ", " : "");
 		gp_column_name(g, r, c);
-		fprintf(g, "\" %zu", k);
+		fprintf(g, " %zu", k);
 		k++;
 	}
 	fprintf(g, ")\n");
@@ -269,9 +383,13 @@ static void plot_rebinds(const struct report *r, const char *dir, const struct r
 		k++;
 	}
 	fprintf(g, "set xrange [-0.7:%zu.7]\nset yrange [0:*]\n", k ? k - 1 : 0);
-	fprintf(g, "plot for [i=0:%zu] '%s.dat' index i using (i):1 with boxplot lc i+1, \\\n"
-		"     for [i=0:%zu] '%s.dat' index i using (i+0.3+0.08*(rand(0)-0.5)):1 with points pt 7 ps 0.5 lc i+1\n",
-		k - 1, base, k - 1, base);
+	text = xasprintf("%s.dat", base);
+	fprintf(g, "plot for [i=0:%zu] ", k - 1);
+	gp_str(g, text);
+	fprintf(g, " index i using (i):1 with boxplot lc i+1, \\\n     for [i=0:%zu] ", k - 1);
+	gp_str(g, text);
+	fprintf(g, " index i using (i+0.3+0.08*(rand(0)-0.5)):1 with points pt 7 ps 0.5 lc i+1\n");
+	free(text);
 	gp_terminals(g, base, 1);
 	close_out(d, dir, base);
 	close_out(g, dir, base);
@@ -340,7 +458,7 @@ static void curve_data(const struct table *t, FILE *d, const char *experiment,
 		       const char *metric, size_t c, const char *cname, const char *title)
 {
 	double (*pts)[2] = NULL, x;
-	char vn[128];
+	char vn[128], *clean;
 	size_t k, j, np = 0;
 
 	for (k = 0; k < t->nrows; k++) {
@@ -355,7 +473,9 @@ static void curve_data(const struct table *t, FILE *d, const char *experiment,
 		np++;
 	}
 	qsort(pts, np, sizeof(*pts), by_x);
-	fprintf(d, "# %s\n", title);
+	clean = text_clean(title);
+	fprintf(d, "# %s\n", clean);
+	free(clean);
 	for (j = 0; j < np; j++)
 		fprintf(d, "%.17g %.17g\n", pts[j][0], pts[j][1]);
 	fprintf(d, "\n\n");
@@ -389,7 +509,7 @@ static void plot_curves(const struct report *r, const char *dir, const char *exp
 			const char *metric)
 {
 	const struct table *t = &r->t;
-	char base[256], cname[128], *title, *sub;
+	char base[200], cname[128], *title, *sub, *key;
 	const char *xkey = "size";
 	size_t i, j, c, pass, nlines = 0, cols[2], ncols;
 	const struct row *any;
@@ -443,19 +563,29 @@ static void plot_curves(const struct report *r, const char *dir, const char *exp
 	gp_title(g, title, sub);
 	free(title);
 	free(sub);
-	fprintf(g, "set xlabel '%s (bytes)'\nset ylabel '%s (%s)'\n", xkey, metric,
-		any->rec->unit);
-	fprintf(g, "set grid\nset key outside right\n");
+	title = xasprintf("%s (bytes)", xkey);
+	fprintf(g, "set xlabel ");
+	gp_str(g, title);
+	free(title);
+	title = xasprintf("%s (%s)", metric, any->rec->unit);
+	fprintf(g, "\nset ylabel ");
+	gp_str(g, title);
+	free(title);
+	fprintf(g, "\nset grid\nset key outside right\n");
 	if (xmin > 0 && xmax / xmin > 64)
 		fprintf(g, "set logscale x 2\n");
 	fprintf(g, "plot ");
+	title = xasprintf("%s.dat", base);
 	for (i = 0; i < nlines; i++) {
-		fprintf(g, "%s'%s.dat' index %zu using 1:2 with linespoints dt %d title \"",
-			i ? ", \\\n     " : "", base, i,
+		fprintf(g, "%s", i ? ", \\\n     " : "");
+		gp_str(g, title);
+		fprintf(g, " index %zu using 1:2 with linespoints dt %d title ", i,
 			ends_with(lines[i], col_text(r, cols[0]).s) ? 1 : 2);
-		gp_quote(g, lines[i]);
-		fprintf(g, "\"");
+		key = text_cut(lines[i], 48);
+		gp_str(g, key);
+		free(key);
 	}
+	free(title);
 	fprintf(g, "\n");
 	gp_terminals(g, base, 1);
 	for (i = 0; i < nlines; i++)
@@ -465,11 +595,19 @@ static void plot_curves(const struct report *r, const char *dir, const char *exp
 	close_out(g, dir, base);
 }
 
-/* the bench experiments whose records have a size: "experiment metric" */
-static size_t curve_experiments(const struct table *t, char ***out)
+/*
+ * The bench experiments whose records have a size, with a metric each: a
+ * pair, not one text (an experiment or a metric may have a blank).
+ */
+struct curve_key {
+	char *experiment;
+	const char *metric;
+};
+
+static size_t curve_experiments(const struct table *t, struct curve_key **out)
 {
 	size_t i, j, n = 0;
-	char **exps = NULL;
+	struct curve_key *exps = NULL;
 
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = &t->rows[i];
@@ -481,16 +619,17 @@ static size_t curve_experiments(const struct table *t, char ***out)
 		if (strcmp(w->rec->suite, "bench") || !slash || isnan(x_of(w->rec, &xkey)) ||
 		    !isnan(record_param(w->rec, "dst_page_offset")))
 			continue;
-		e = xasprintf("%.*s %s", (int)(slash - w->rec->case_name), w->rec->case_name,
-			      w->rec->metric);
+		e = xasprintf("%.*s", (int)(slash - w->rec->case_name), w->rec->case_name);
 		for (j = 0; j < n; j++)
-			seen |= !strcmp(exps[j], e);
+			seen |= !strcmp(exps[j].experiment, e) && !strcmp(exps[j].metric,
+									  w->rec->metric);
 		if (seen) {
 			free(e);
 			continue;
 		}
 		exps = xrealloc(exps, (n + 1) * sizeof(*exps));
-		exps[n++] = e;
+		exps[n].experiment = e;
+		exps[n++].metric = w->rec->metric;
 	}
 	*out = exps;
 	return n;
@@ -500,7 +639,7 @@ void plots_write(const struct report *r, const char *dir)
 {
 	const struct table *t = &r->t;
 	size_t i, j, nexp;
-	char **exps;
+	struct curve_key *exps;
 
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		die("plots: %s: cannot create: %s", dir, strerror(errno));
@@ -516,11 +655,8 @@ void plots_write(const struct report *r, const char *dir)
 	}
 	nexp = curve_experiments(t, &exps);
 	for (j = 0; j < nexp; j++) {
-		char *sp = strchr(exps[j], ' ');
-
-		*sp = '\0';
-		plot_curves(r, dir, exps[j], sp + 1);
-		free(exps[j]);
+		plot_curves(r, dir, exps[j].experiment, exps[j].metric);
+		free(exps[j].experiment);
 	}
 	free(exps);
 }
