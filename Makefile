@@ -46,6 +46,20 @@ export BIN
 # the test suite runs make with OUT=out/test and BIN=out/bin, and
 # objects of that OUT's own would relink out/bin while other tests run it.
 TOOLS_OUT = $(patsubst %/,%,$(dir $(BIN)))
+export TOOLS_OUT
+# Every recipe reads the values a user gives (COMMITS, ID, RESULTS, OUT,
+# BIN...) from its environment ("$$COMMITS"), exported above or in the
+# fragments: a value pasted into a recipe's text would be read by the
+# shell as code (make merge RESULTS='x; touch y' ran the touch, and the
+# touch's status became the target's).  The one place make pastes a
+# value itself is a target's name ($@, the tools' rules under $(BIN) and
+# $(TOOLS_OUT)): OUT and BIN are refused where the shell would read
+# anything of them but a path, before any rule runs.  (CC, CFLAGS and
+# LDLIBS are shell words by make's own convention, CFLAGS='-O2 -g' two
+# of them: the builder's, they stay in the compile commands.)
+shell_chars := ; & | < > ' " ` $$ \ ( ) * ? [ \#
+unsafe_path = $(or $(filter-out 1,$(words $(1))),$(strip $(foreach c,$(shell_chars),$(findstring $(c),$(1)))))
+$(foreach v,OUT BIN,$(if $(call unsafe_path,$($(v))),$(error make: $(v): '$($(v))' has blanks or one of $(shell_chars), and make writes it into commands unquoted: give a plain path)))
 # The C tools: one compile rule and one link rule (below, after every
 # area's fragment).  objs: the objects of some sources, out/obj/<path>.o
 # (the source's name kept whole: bench/costs.c and bench/costs.S are two)
@@ -124,7 +138,7 @@ apply: tools
 # COMMITS='base head' or any revisions (default: every commit), with make
 # ci's stamps and results in $(OUT)/ci
 build: tools
-	$(Q)CI_COMMITS='$(COMMITS)' sh ci/run.sh --view build
+	$(Q)CI_COMMITS="$$COMMITS" sh ci/run.sh --view build
 
 export: $(BIN)/claims-lint
 	$(Q)sh scripts/export.sh
@@ -144,10 +158,13 @@ send: tools
 tools: $(TOOLS) $(C_TOOLS)
 
 # A flags file rewritten only when its content changes, so new flags
-# rebuild the tools and nothing else.
+# rebuild the tools and nothing else (the flags reach the shell as a
+# value: a CFLAGS=-DX='"y"' would end a quoted copy of it).
+$(TOOLS_OUT)/cflags: export TOOLS_CFLAGS = $(CC) $(CFLAGS)
 $(TOOLS_OUT)/cflags: FORCE
-	@mkdir -p $(@D)
-	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' >$@
+	@mkdir -p "$$TOOLS_OUT"
+	@printf '%s\n' "$$TOOLS_CFLAGS" | cmp -s - "$$TOOLS_OUT/cflags" || \
+		printf '%s\n' "$$TOOLS_CFLAGS" >"$$TOOLS_OUT/cflags"
 
 $(BIN)/series-check $(BIN)/trailers-collect: $(BIN)/%: $(call objs,tools/%.c lib/mbox.c)
 # the one record CLI (build, checks): lib's record writer, no mbox
@@ -203,8 +220,9 @@ test-fresh:
 	$(Q)sh scripts/fresh-root.sh run clone 'make test'
 
 # for tests/t0003: the flags the suite's tools are built with
+print-sanitize-cflags: export PRINT_VALUE = $(SANITIZE_CFLAGS)
 print-sanitize-cflags:
-	@echo '$(SANITIZE_CFLAGS)'
+	@printf '%s\n' "$$PRINT_VALUE"
 
 # user-space C: no kernel u64 (<stdint.h>), CPUID only on x86 (cpuid.h),
 # and GSL's own CamelCase names (gsl_cdf_tdist_Pinv) are not ours to change;
@@ -229,10 +247,10 @@ print-shell-sources:
 	@echo '$(SHELL_SOURCES)'
 
 clean:
-	rm -rf $(BIN) $(TOOLS_OUT)/cflags $(TOOLS_OUT)/obj $(OUT)/build $(OUT)/apply
+	rm -rf "$$BIN" "$$TOOLS_OUT/cflags" "$$TOOLS_OUT/obj" "$$OUT/build" "$$OUT/apply"
 
 distclean:
-	rm -rf $(OUT)
+	rm -rf "$$OUT"
 	-git -C kernel-tree worktree prune 2>/dev/null
 
 FORCE:

@@ -14,6 +14,7 @@ BENCH_VM_AGENT_CFLAGS = -O2 -Wall -Wextra -Werror -std=gnu11 -static
 # (KERNEL_TREE=<your clone>): not from the worktree first, whose checkout
 # moves from commit to commit.
 GEN_INIT_CPIO_SRC ?= $(or $(wildcard kernel-tree/usr/gen_init_cpio.c),$(OUT)/tree/usr/gen_init_cpio.c)
+export GEN_INIT_CPIO_SRC
 
 # the model plugin (run.sh --model cache) and its test
 include bench-vm/plugin/plugin.mk
@@ -24,7 +25,7 @@ C_TOOLS += $(BIN)/bench-vm-kmsg-test $(BIN)/bench-vm-collect $(BIN)/bench-vm-rep
 # from: 'make tools' still builds the rest, and whatever needs it says why.
 ifeq ($(wildcard $(GEN_INIT_CPIO_SRC)),)
 $(GEN_INIT_CPIO_SRC):
-	@echo "bench-vm: gen_init_cpio: $@ is missing: run 'make kernel-tree' first" >&2; exit 1
+	@printf '%s\n' "bench-vm: gen_init_cpio: $$GEN_INIT_CPIO_SRC is missing: run 'make kernel-tree' first" >&2; exit 1
 else
 TOOLS += $(BIN)/gen_init_cpio
 endif
@@ -42,7 +43,7 @@ $(BIN)/bench-vm-report: $(call objs,bench-vm/report.c) $(LIB_OBJ)
 $(BIN)/gen_init_cpio: $(GEN_INIT_CPIO_SRC)
 	@mkdir -p $(@D)
 	$(quiet) '  HOSTCC ' $@
-	$(Q)$(CC) -O2 -o $@ $(GEN_INIT_CPIO_SRC)
+	$(Q)$(CC) -O2 -o $@ "$$GEN_INIT_CPIO_SRC"
 
 .PHONY: bench-vm bench-vm-check-c
 
@@ -55,9 +56,9 @@ $(BIN)/gen_init_cpio: $(GEN_INIT_CPIO_SRC)
 # moves, so the guests run one at a time); NVDIMM_DIR=/dev/shm
 # (bench-vm/run.sh).
 export ACCEL CLOCK MODEL
+bench-vm: export PAGES_CHECKOUT = $(if $(filter 1,$(PAGES)),1,)
 bench-vm: tools $(BIN)/bench-vm-agent $(BIN)/gen_init_cpio
-	$(Q)CI_COMMITS='$(COMMITS)' PAGES_CHECKOUT='$(if $(filter 1,$(PAGES)),1,)' \
-		sh ci/run.sh --view bench-vm
+	$(Q)CI_COMMITS="$$COMMITS" sh ci/run.sh --view bench-vm
 
 # The plugin is user-space C against QEMU's API: its <stdint.h> types and
 # the typedefs QEMU's header defines are not ours to change, and its

@@ -22,21 +22,22 @@ $(BIN)/cost-fit: $(call objs,bench/cost-fit.c) $(LIB_OBJ)
 # A view of the pipeline (ci/run.sh --view): the bench step on COMMITS
 # (default: the base and the series head), with make ci's stamps.
 bench: tools
-	$(Q)CI_COMMITS='$(COMMITS)' BENCH_ARGS='$(BENCH_ARGS)' sh ci/run.sh --view bench
+	$(Q)CI_COMMITS="$$COMMITS" sh ci/run.sh --view bench
 
 # Not commits: trees with diffs applied (SPECS='base base+a.diff+b.diff';
 # default, the base and the base with bench/seed-diffs), which the
 # pipeline does not key: bench/run.sh measures each in a run directory of
 # its own, $(OUT)/bench/run-<time>.
+export SPECS
 bench-diffs: $(BIN)/copy-bench
-	$(Q)COMMITS='$(SPECS)' BENCH_ARGS='$(BENCH_ARGS)' sh bench/run.sh
+	$(Q)COMMITS="$$SPECS" sh bench/run.sh
 
 # this CPU's cost table and its check (bench/costs.sh; lib/costs.h)
 costs: $(BIN)/copy-bench $(BIN)/cost-fit $(BIN)/bench-vm-model.so
 	$(Q)sh bench/costs.sh
 
 bench-list: $(BIN)/copy-bench
-	$(Q)$(BIN)/copy-bench --list
+	$(Q)"$$BIN/copy-bench" --list
 
 HELP += '  bench          reproduce the changelogs'"'"' copy figures on this CPU (COMMITS=..., BENCH_ARGS=...)'
 HELP += '  bench-diffs    the same on trees with diffs (SPECS="base base+x.diff"; default: the seed diffs)'

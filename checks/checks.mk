@@ -14,10 +14,10 @@ $(BIN)/kunit-records: $(call objs,checks/kunit-records.c lib/record-write.c)
 # COMMITS="a b" (default: every commit, KUnit on the base and the head);
 # CHECKS_ONLY="sparse cocci": a subset; KUNIT=0.
 checks: tools
-	$(Q)CI_COMMITS='$(COMMITS)' sh ci/run.sh --view checks
+	$(Q)CI_COMMITS="$$COMMITS" sh ci/run.sh --view checks
 
 checks-kunit: $(BIN)/kunit-records $(BIN)/record-write
-	$(Q)sh checks/kunit.sh $(COMMITS)
+	$(Q)set -f; sh checks/kunit.sh $$COMMITS
 
 checks-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f checks/*.c

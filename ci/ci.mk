@@ -50,8 +50,10 @@ plan: tools
 report: $(BIN)/ci-report
 	$(Q)sh ci/run.sh --report-only
 
+# RESULTS is a list: its words (and what a pattern of them names) are the
+# arguments, as the shell splits a value, never reads it as code
 merge: $(BIN)/ci-merge
-	$(Q)sh ci/merge.sh $(RESULTS)
+	$(Q)sh ci/merge.sh $$RESULTS
 
 # BIN given on the command line (the tests, make coverage's instrumented
 # tools): the caller's tools are used as they are, never rebuilt over with
@@ -65,7 +67,7 @@ endif
 # one claim's materials: make reproduce ID=series-icount/nd_pmem (the tools
 # that made its records, not built anew: the script checks them)
 reproduce: $(CI_REPRODUCE_DEP)
-	$(Q)sh scripts/reproduce.sh $(ID)
+	$(Q)sh scripts/reproduce.sh "$$ID"
 
 # a tester's reply to the cover letter, from the report's claims
 reply: $(CI_REPRODUCE_DEP)
@@ -74,7 +76,7 @@ reply: $(CI_REPRODUCE_DEP)
 # every figure of the mails from its source (patches/figures): what make
 # export and make send check
 claims-lint: $(BIN)/claims-lint
-	$(Q)$(BIN)/claims-lint
+	$(Q)"$$BIN/claims-lint"
 
 ci-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f \

@@ -20,9 +20,9 @@ export TESTS
 
 .PHONY: coverage
 coverage:
-	$(Q)$(MAKE) --no-print-directory tools OUT='$(OUT)/coverage' COVERAGE=1 SANITIZE= \
-		GEN_INIT_CPIO_SRC='$(GEN_INIT_CPIO_SRC)'
-	$(Q)COV='$(OUT)/coverage' sh scripts/coverage.sh
+	$(Q)$(MAKE) --no-print-directory tools OUT="$$OUT/coverage" COVERAGE=1 SANITIZE= \
+		GEN_INIT_CPIO_SRC="$$GEN_INIT_CPIO_SRC"
+	$(Q)COV="$$OUT/coverage" sh scripts/coverage.sh
 
 HELP += '  coverage       line and branch coverage of the C tools by the tests: out/coverage/'
 HELP += '                 (summary.txt, html/index.html; TESTS=tests/tNNNN-....t to choose)'
