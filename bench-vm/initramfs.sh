@@ -23,6 +23,23 @@ if readelf -l "$agent" | grep -q 'program interpreter'; then
 	die "initramfs: $agent is dynamically linked: it must be static (PID 1 of an initramfs without libraries)"
 fi
 
+# The files go in by names of their own, links in a directory of their
+# own that gen_init_cpio runs in: its list is words, and a path with a
+# blank (a reproducer's materials anywhere) would be cut there, one with
+# a newline would add an entry of its own.
+abs() {
+	printf '%s/%s' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")"
+}
+files=$(mktemp -d -t bench-vm-initramfs.XXXXXX) ||
+	die "initramfs: cannot create a temporary directory (mktemp, above)"
+trap 'rm -rf "$files"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+ln -s "$(abs "$agent")" "$files/init" &&
+	{ [ -z "$module" ] || ln -s "$(abs "$module")" "$files/pages.ko"; } ||
+	die "initramfs: cannot link the agent and the module in $files"
+gic=$(abs "$GEN_INIT_CPIO")
+
 list=$out.list
 # One entry a line: type, path, (source,) mode, uid, gid (usr/gen_init_cpio.c).
 # /dev/console exists before devtmpfs is mounted, so the kernel can open
@@ -33,9 +50,9 @@ dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 dir /proc 0555 0 0
 dir /sys 0555 0 0
-file /init $agent 0755 0 0
+file /init init 0755 0 0
 LIST
-	[ -z "$module" ] || echo "file /bench_vm_pages.ko $module 0644 0 0"
+	[ -z "$module" ] || echo "file /bench_vm_pages.ko pages.ko 0644 0 0"
 } | cat >"$list" || {
 	rm -f "$list"
 	die "initramfs: writing $list failed (the reason is above: a full disk?)"
@@ -44,7 +61,8 @@ LIST
 # so a full disk would give a cut archive and exit 0: its output goes
 # through cat, which reports a failed write, and its own status comes
 # back on fd 3.
-rc=$( { { "$GEN_INIT_CPIO" -t 0 "$list" || echo "gen_init_cpio exit $?" >&3; } |
+abs_list=$(abs "$list")
+rc=$( { { (cd "$files" && "$gic" -t 0 "$abs_list") || echo "gen_init_cpio exit $?" >&3; } |
 	cat >"$out.tmp" || echo "write" >&3; } 3>&1)
 case $rc in
 '') mv "$out.tmp" "$out" || { rm -f "$out.tmp"; die "initramfs: cannot rename $out.tmp to $out"; } ;;
