@@ -121,6 +121,20 @@ static json_object *report_claim(const char *report, const char *id, json_object
 	exit(2);
 }
 
+/*
+ * A commit id as the records have it, 40 hex digits: it names the
+ * directories of the materials (kernels/<commit>, run/<commit>), so that
+ * nothing else may ("../../x" would name another directory).
+ */
+static int is_commit_id(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')); i++)
+		;
+	return s && i == 40 && !s[i];
+}
+
 /* the claim's side ("from", "to"): its commit and case, or an error */
 static void claim_side(json_object *c, const char *role, const char **commit,
 		       const char **case_name)
@@ -135,6 +149,9 @@ static void claim_side(json_object *c, const char *role, const char **commit,
 	if (!*commit)
 		die("claim: %s: its %s commit is not in the report (%s): run make ci over the %s",
 		    str_of(c, "id"), role, str_of(c, "verdict"), "commits it names");
+	if (!is_commit_id(*commit))
+		die("claim: %s: its %s commit '%s' is not a commit id (40 hex digits): %s",
+		    str_of(c, "id"), role, *commit, "not a report of make ci");
 }
 
 /* the claim, checked to be one a guest run reproduces */
@@ -477,11 +494,15 @@ static int cmd_verify(const char *path, const char *rundir)
 		json_object *exp = json_object_object_get(s, "samples");
 		const char *commit = str_of(s, "commit"), *case_name = str_of(s, "case");
 		const char *metric = str_of(s, "metric");
-		char *file = xasprintf("%s/%s/records.jsonl", rundir, commit);
+		char *file;
 		struct records rs = { 0 };
 		const struct record *r;
 		size_t j, n = json_object_array_length(exp), first = n;
 
+		if (!is_commit_id(commit))
+			die("metadata: %s: sides.%d.commit '%s' is not a commit id (40 hex digits)",
+			    path, i, commit ? commit : "(none)");
+		file = xasprintf("%s/%s/records.jsonl", rundir, commit);
 		if (records_read(&rs, file))
 			die("verify: %s: cannot read the run's records (above)", file);
 		r = find_record(&rs, case_name, metric);
