@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include "bench.h"
 
@@ -856,24 +858,50 @@ static int exp_template_ways(struct bench *b)
  * REP MOVSB / unrolled must agree within 10%; absolute figures differ
  * by perf's gettimeofday() timing and loop.  Runs are a few milliseconds
  * (80 or 100 MiB copied), so that on a shared machine most of them fit
- * between two preemptions.
+ * between two preemptions.  perf runs from its arguments, no shell: its
+ * path is the user's (bench/run.sh: command -v perf), any characters.
  */
 static double perf_gbps(const char *perf, const char *fn, const char *size,
 			unsigned long loops)
 {
-	char cmd[512], line[256];
+	char n[32], line[256];
+	char *const argv[] = { (char *)perf, "bench", "mem", "memcpy", "-f", (char *)fn,
+			       "-s", (char *)size, "-l", n, NULL };
 	double v = -1;
+	int fd[2], status;
+	pid_t pid;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "'%s' bench mem memcpy -f %s -s %s -l %lu 2>&1",
-		 perf, fn, size, loops);
-	p = popen(cmd, "r");
-	if (!p)
+	snprintf(n, sizeof(n), "%lu", loops);
+	fflush(NULL);
+	if (pipe(fd))
 		return -1;
-	while (fgets(line, sizeof(line), p))
-		if (strstr(line, "GB/sec"))
-			v = strtod(line, NULL);
-	if (pclose(p))
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (!pid) {
+		/* its output and its errors, as the shell's 2>&1 gave them */
+		if (dup2(fd[1], 1) < 0 || dup2(fd[1], 2) < 0)
+			_exit(127);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(perf, argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	p = fdopen(fd[0], "r");
+	if (!p) {
+		close(fd[0]);
+	} else {
+		while (fgets(line, sizeof(line), p))
+			if (strstr(line, "GB/sec"))
+				v = strtod(line, NULL);
+		fclose(p);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) || !p)
 		return -1;
 	return v;
 }

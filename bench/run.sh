@@ -73,10 +73,10 @@ RECORDS=$RUN/records.jsonl
 TABLES=$RUN/tables.txt
 
 # The peer check needs a working `perf bench`; say so when it does not.
-PERF_ARG=
+perf=
 if command -v perf >/dev/null 2>&1 &&
 	perf bench mem memcpy -f x86-64-movsb -s 4KB -l 1 >"$RUN/perf-probe.log" 2>&1; then
-	PERF_ARG="--perf $(command -v perf)"
+	perf=$(command -v perf)
 else
 	warn "peer: 'perf bench mem memcpy' does not run here (Debian package linux-perf; $RUN/perf-probe.log): no peer check"
 fi
@@ -107,7 +107,7 @@ for spec in $COMMITS; do
 		# shellcheck disable=SC2086 # option lists, split on purpose
 		"$BENCH" --variants "$dir/variants.so" --commit "$label" \
 			--kernel "$(cat "$dir/kernel")" --records "$RECORDS" \
-			$PERF_ARG $BENCH_ARGS || rc=$?
+			${perf:+--perf "$perf"} $BENCH_ARGS || rc=$?
 		echo "### load after: $(uptime)"
 		# no pipefail in POSIX sh: the status goes around tee
 		echo "$rc" >"$dir/rc"
