@@ -165,6 +165,10 @@ if [ -f "$work/pin.new" ]; then
 			die "pin: cannot write '$TOP/scripts/pin.conf.new' (disk full?); nothing changed"
 	done <"$work/pin.new"
 	kver=$(make -s -C "$WORKTREE" kernelversion 2>/dev/null || true)
+	# pin.conf is sourced: what goes in is a version's characters only
+	case $kver in
+	*[!0-9A-Za-z.+~-]*) die "pin: the kernel's version '$kver' (make kernelversion) is not a version: nothing changed" ;;
+	esac
 	[ -z "$kver" ] || sed -i "s|^PIN_KVER=.*|PIN_KVER=$kver|" "$TOP/scripts/pin.conf.new" ||
 		die "pin: cannot write '$TOP/scripts/pin.conf.new' (disk full?); nothing changed"
 fi
