@@ -1,9 +1,9 @@
 #!/bin/sh
-# build.sh: build one commit in its own O=out/build/<commit>, with the
+# build.sh: build one commit into its own O=out/build/<commit>, with the
 # guest's configuration (KCONFIG: tinyconfig + its fragments), through
-# ccache, from its parent's build (build_seed below): builds or not, the
-# time taken, and compiler and objtool warnings that are new against its
-# parent's build.  `make build` (ci/run.sh --view build) runs it on each
+# ccache, walking the series in one build directory (walk_dir below):
+# builds or not, the time taken, and compiler and objtool warnings that
+# are new against its parent's build.  `make build` (ci/run.sh --view build) runs it on each
 # commit and prints the table (scripts/build-step.sh).
 #
 #   build.sh [--results DIR] COMMIT
@@ -64,8 +64,6 @@ if [ -n "$check" ]; then
 	exit 0
 fi
 
-# the worktree it checks commits out in must be the kernel repository's
-worktree_check
 command -v ccache >/dev/null || die "ccache: not installed: run 'make deps'"
 tool_built record-write
 # the base is checked first: a KERNEL_BASE it is not is refused
@@ -127,37 +125,88 @@ build_reuse() {
 by_target() {
 	awk '/^  [A-Z][A-Z0-9_]* +(\[M\] +)?[^ ]+$/ { t = $NF; print t "\t"; next }
 		/(warning|error):/ { print (t == "" ? "-" : t) "\t" $0 }' "$1" |
-		tree_paths_out "$WORKTREE" "$o" |
+		tree_paths_out "$BUILD_TREE" "$w" |
 		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/\+0x[0-9a-f]+//g'
 }
 
-# The build walks the series as a kernel developer's does: a commit's
-# build directory starts as a copy of its nearest built ancestor's (the
-# parent's, along the series), and kbuild remakes what the commit's
-# changes reach: a change to mm/mm_init.c, one object and the link.  Its
-# objects stay its own (a copy, never a link: make writes objects in
-# place).  That is sound because every file that differs from what an
-# object was made of was written by git after it (a checkout), so make
-# sees it newer; KBUILD_BUILD_VERSION fixes the one counter that a
-# rebuild in place would otherwise bump (uname -v), so the kernel is the
-# one a build from nothing makes.
-# build_seed COMMIT: that ancestor (up to 64 back), built whole with the
-# same settings; nothing when there is none
-build_seed() {
-	bs_settings=$(settings)
-	for bs_c in $(kgit rev-list --max-count=64 "$1^" 2>/dev/null); do
-		bs_d=$OUT/build/$bs_c
-		[ "$(cat "$bs_d/result" 2>/dev/null)" = ok ] && [ -f "$bs_d/arch/x86/boot/bzImage" ] &&
-			[ -f "$bs_d/warnings-by-target.txt" ] || continue
-		[ "$(grep -v '^tree ' "$bs_d/stamp" 2>/dev/null)" = "$bs_settings" ] || continue
-		echo "$bs_c"
-		return 0
-	done
+# The build walks the series as a kernel developer's does: one build
+# directory per configuration, $OUT/kbuild/<key of the settings>, in
+# which each commit is built in turn, kbuild remaking what changed since
+# the commit built there before (along the series: a change to
+# mm/mm_init.c, one object and the link).  That is sound for any commit
+# built before, not only the parent: every file that differs from what
+# an object was made of was written by git after it (a checkout), so
+# make sees it newer, and kbuild remakes what a changed command line,
+# option or removed header reaches.  KBUILD_BUILD_VERSION fixes the one
+# counter a rebuild in place would otherwise bump (uname -v), so the
+# kernel is the one a build from nothing makes.  The directory keeps its
+# path (objtool is built with it, and every object depends on objtool);
+# each commit's build is a copy of it, $OUT/build/<commit> (cp -a: never
+# links, make writes objects in place).
+BUILD_TREE=$OUT/kbuild/tree
+btgit() {
+	git -C "$BUILD_TREE" "$@"
+}
+
+# build_tree_take: this run is the only build (flock on
+# $OUT/kbuild/tree.lock, let go by the kernel when the run ends, SIGKILL
+# included; or refused, naming the holder), and $BUILD_TREE is a clean
+# worktree of the kernel repository: made when missing, made again when
+# it belongs to another repository (KERNEL_TREE changed)
+build_tree_take() {
+	mkdir -p "$OUT/kbuild" || die "build: cannot create $OUT/kbuild"
+	command exec 7>>"$BUILD_TREE.lock" || die "build: cannot open $BUILD_TREE.lock"
+	if ! flock -n 7; then
+		bt_pid=''
+		read -r bt_pid _ <"$BUILD_TREE.lock" 2>/dev/null || true
+		die "build: another build is running (pid ${bt_pid:-unknown}, $BUILD_TREE.lock): wait for it to end; nothing changed"
+	fi
+	printf '%s build\n' "$(proc_owner)" >"$BUILD_TREE.lock"
+	bt_mine=$(cd "$(kernel_repo)" && cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
+		die "repo: '$(kernel_repo)' is not a git repository"
+	if [ -e "$BUILD_TREE/.git" ]; then
+		bt_common=$(cd "$BUILD_TREE" && cd "$(git rev-parse --git-common-dir 2>/dev/null)" 2>/dev/null && pwd -P) || bt_common=
+		if [ "$bt_common" != "$bt_mine" ]; then
+			progress build "$BUILD_TREE is not a worktree of $(kernel_repo): making it again"
+			rm -rf "$BUILD_TREE"
+		fi
+	fi
+	if [ ! -e "$BUILD_TREE/.git" ]; then
+		rm -rf "$BUILD_TREE"
+		kgit worktree prune
+		progress build "creating the builds' worktree $BUILD_TREE"
+		kgit worktree add -q --detach "$BUILD_TREE" "$(base_commit)" ||
+			die "build: cannot create the worktree $BUILD_TREE (disk full?)"
+	fi
+	# a build killed in the middle of a checkout leaves files half
+	# written: the tree is the toolkit's, made clean again
+	[ -z "$(btgit status --porcelain --untracked-files=no)" ] || {
+		progress build "$BUILD_TREE has changes no build made (an interrupted checkout?): resetting it"
+		btgit checkout -q -f HEAD || die "build: cannot reset $BUILD_TREE"
+	}
+}
+
+walk_dir() {
+	printf '%s/kbuild/%s\n' "$OUT" "$(settings | sha256sum | cut -c1-12)"
+}
+
+# walk_take W: W made ready for a build (the caller holds the builds'
+# lock): a build that a kill cut short (its marker W/.building names a
+# run that is gone) is cleaned: what it wrote, all newer than its marker,
+# is removed, so that no object cut in the middle of its write passes
+# for up to date
+walk_take() {
+	mkdir -p "$1" || die "build: cannot create $1"
+	if [ -f "$1/.building" ]; then
+		progress build "cleaning up after an interrupted build in $1 ($(cat "$1/.building"))"
+		find "$1" -newer "$1/.building" -type f -delete 2>/dev/null || true
+		rm -f "$1/.building" "$1/.commit"
+	fi
 }
 
 # The files of a build directory that are its commit's own, not kbuild's
 OWN_FILES='stamp result seconds build.log warnings.txt warnings-by-target.txt new-warnings.txt
-	records.jsonl reused-from seeded-from compiled.txt build-id.json'
+	records.jsonl reused-from walked-from compiled.txt build-id.json'
 
 # build_id O: O/build-id.json, what every record of a measurement of this
 # kernel names as its build (doc/records.md): the configuration's name
@@ -191,63 +240,79 @@ build_id() {
 }
 
 # config_into O: O/.config for the commit checked out, as kconfig_fragment
-# makes it, made aside and copied in only when it differs from O's (a
-# seed's): an unchanged .config leaves every object of the seed valid
+# makes it, made aside and copied in only when it differs from O's: an
+# unchanged .config leaves every object valid
 config_into() {
 	ci_o=$1
 	rm -rf "$ci_o.kconfig"
-	kconfig_fragment "$WORKTREE" "$ci_o.kconfig" "$FRAGMENT" || return 1
+	kconfig_fragment "$BUILD_TREE" "$ci_o.kconfig" "$FRAGMENT" || return 1
 	if ! cmp -s "$ci_o.kconfig/.config" "$ci_o/.config"; then
 		cp "$ci_o.kconfig/.config" "$ci_o/.config" || return 1
 	fi
 	rm -rf "$ci_o.kconfig"
 }
 
-# build_one COMMIT [SEED]: 0 built, 1 failed; writes result, time and
-# warnings.  From SEED's build directory (build_seed), else from nothing.
+# build_one COMMIT: 0 built, 1 failed: the commit built in the walk
+# directory W, then W copied to $OUT/build/<commit> with the commit's own
+# files (result, seconds, log, warnings; a failed build's directory has
+# those alone).  W's warnings, W/.warnings-by-target, are the kernel's
+# whole: those of the commit built before, the targets made again
+# replaced by this build's.
 build_one() {
-	c=$1 seed=${2:-}
-	o=$OUT/build/$c
-	rm -rf "$o"
-	if [ -n "$seed" ]; then
-		cp -a "$OUT/build/$seed" "$o" || die "build: cannot copy the build of $seed (disk full?)"
-		# shellcheck disable=SC2086 # the file names, a word each
-		(cd "$o" && rm -f $OWN_FILES)
-		echo "$seed" >"$o/seeded-from"
-	fi
-	mkdir -p "$o"
-	wgit checkout -q --detach "$c"
+	c=$1
+	o=$OUT/build/$c w=$(walk_dir)
+	walk_take "$w"
+	walked=$(cat "$w/.commit" 2>/dev/null || true)
+	rm -rf "$o" "$o.tmp"
+	btgit checkout -q --detach "$c" || die "build: git checkout $c in $BUILD_TREE failed"
+	proc_owner >"$w/.building"
+	rm -f "$w/.commit"
 	start=$(date +%s)
 	rc=0
 	# shellcheck disable=SC2086 # BUILD_TARGETS: make targets, a word each
 	{
-		config_into "$o" &&
-		make -C "$WORKTREE" O="$o" -j"$JOBS" --output-sync=target CC="ccache gcc" HOSTCC="ccache gcc" \
+		config_into "$w" &&
+		make -C "$BUILD_TREE" O="$w" -j"$JOBS" --output-sync=target CC="ccache gcc" HOSTCC="ccache gcc" \
 			KBUILD_BUILD_TIMESTAMP="$PIN_DATE" KBUILD_BUILD_USER=x86-copy-series \
 			KBUILD_BUILD_HOST=build KBUILD_BUILD_VERSION=1 $BUILD_TARGETS
-	} >"$o/build.log" 2>&1 || rc=$?
-	echo $(( $(date +%s) - start )) >"$o/seconds"
-	# the warnings of the whole kernel: the seed's, but for the targets
-	# made again, whose findings are this build's
-	by_target "$o/build.log" >"$o/by-target.tmp"
-	awk -F '\t' '$2 == "" { print $1 }' "$o/by-target.tmp" | LC_ALL=C sort -u >"$o/compiled.txt"
+	} >"$w/.log" 2>&1 || rc=$?
+	seconds=$(( $(date +%s) - start ))
+	# the warnings of the whole kernel
+	by_target "$w/.log" >"$w/.by-target"
+	awk -F '\t' '$2 == "" { print $1 }' "$w/.by-target" | LC_ALL=C sort -u >"$w/.compiled"
 	{
-		[ -z "$seed" ] || awk -F '\t' 'FILENAME == ARGV[1] { made[$0] = 1; next }
-			!($1 in made)' "$o/compiled.txt" "$OUT/build/$seed/warnings-by-target.txt"
-		awk -F '\t' '$2 != ""' "$o/by-target.tmp"
-	} | LC_ALL=C sort >"$o/warnings-by-target.txt"
-	rm -f "$o/by-target.tmp"
-	cut -f 2- "$o/warnings-by-target.txt" | LC_ALL=C sort >"$o/warnings.txt"
-	[ $rc != 0 ] || build_id "$o" || {
-		echo "$PROG: build: $o/.config lacks what build-id.json names (CC_OPTIMIZE_FOR_*, HZ, CC_VERSION_TEXT)" >>"$o/build.log"
+		[ ! -f "$w/.warnings-by-target" ] || awk -F '\t' 'FILENAME == ARGV[1] { made[$0] = 1; next }
+			!($1 in made)' "$w/.compiled" "$w/.warnings-by-target"
+		awk -F '\t' '$2 != ""' "$w/.by-target"
+	} | LC_ALL=C sort >"$w/.warnings.new" && mv "$w/.warnings.new" "$w/.warnings-by-target" ||
+		die "build: cannot write $w/.warnings-by-target (disk full?)"
+	rm -f "$w/.by-target" "$w/.building"
+	[ $rc != 0 ] || build_id "$w" || {
+		echo "$PROG: build: $w/.config lacks what build-id.json names (CC_OPTIMIZE_FOR_*, HZ, CC_VERSION_TEXT)" >>"$w/.log"
 		rc=1
 	}
 	if [ $rc = 0 ]; then
-		stamp_write "$o/stamp" "$(stamp_of "$c")"
-		echo ok >"$o/result"
+		echo "$c" >"$w/.commit"
+		cp -a "$w" "$o.tmp" || { rm -rf "$o.tmp"; die "build: cannot copy $w to $o.tmp (disk full?)"; }
+		# shellcheck disable=SC2086 # the file names, a word each
+		(cd "$o.tmp" && rm -f .commit .log .compiled .warnings-by-target $OWN_FILES)
 	else
-		echo fail >"$o/result"
+		mkdir -p "$o.tmp"
 	fi
+	echo "$seconds" >"$o.tmp/seconds" &&
+		cp "$w/.log" "$o.tmp/build.log" && cp "$w/.compiled" "$o.tmp/compiled.txt" &&
+		cp "$w/.warnings-by-target" "$o.tmp/warnings-by-target.txt" &&
+		cut -f 2- "$w/.warnings-by-target" | LC_ALL=C sort >"$o.tmp/warnings.txt" &&
+		{ [ -z "$walked" ] || echo "$walked" >"$o.tmp/walked-from"; } &&
+		{ [ $rc != 0 ] || cp "$w/build-id.json" "$o.tmp/build-id.json"; } ||
+		die "build: cannot write the files of $o.tmp (disk full?)"
+	if [ $rc = 0 ]; then
+		stamp_write "$o.tmp/stamp" "$(stamp_of "$c")"
+		echo ok >"$o.tmp/result"
+	else
+		echo fail >"$o.tmp/result"
+	fi
+	mv "$o.tmp" "$o" || die "build: cannot move $o.tmp to $o"
 	return $rc
 }
 
@@ -282,21 +347,17 @@ records() {
 	mv "$rc_file.tmp" "$rc_file"
 }
 
-# Every commit builds in its own O= directory, but from the same worktree
-# path: without the directory in ccache's hash, a file whose preprocessed
-# text did not change is a hit in every commit's build, and a commit whose
-# tree did not change at all (a changelog edit, a trailer) rebuilds from
-# the cache; with the paths relative, so does a clone elsewhere.
-ccache_share "$WORKTREE" "$OUT/build"
+# Every commit builds from the same worktree path: without the build
+# directory in ccache's hash, a file whose preprocessed text did not
+# change is a hit in any build of this checkout, and with the paths
+# relative, in a clone elsewhere (a walk directory there starts cold).
+ccache_share "$BUILD_TREE" "$OUT/build" "$OUT/kbuild"
 
-[ -z "$(wgit status --porcelain --untracked-files=no)" ] ||
-	die "worktree: $WORKTREE has local changes: commit or discard them first (git -C $WORKTREE status)"
-orig=$(wgit rev-parse HEAD)
-# at any exit, Ctrl-C and kill included: the worktree back where it was
-cleanup() {
-	wgit checkout -q --detach "$orig" 2>/dev/null || true
-}
-trap cleanup EXIT
+# The builds' own worktree, $OUT/kbuild/tree: the walk is only as short
+# as the files git rewrites between two builds, so nothing else moves it
+# (out/tree is apply's, export's and the user's; going back and forth
+# there would make every header new).  One build at a time uses it.
+build_tree_take
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
@@ -312,13 +373,13 @@ elif twin=$(build_twin "$c") && [ -n "$twin" ]; then
 	build_reuse "$twin" "$c"
 	progress build "$short: the tree of $(printf %.12s "$twin"), built: its build, linked, not rebuilt: $subj"
 else
-	seed=$(build_seed "$c")
-	if [ -n "$seed" ]; then
-		progress build "$short building from the build of $(printf %.12s "$seed"): $subj (log: $o/build.log)"
+	w=$(walk_dir)
+	if [ -f "$w/.commit" ]; then
+		progress build "$short building in $w, from the build of $(printf %.12s "$(cat "$w/.commit")") there: $subj (log: $w/.log)"
 	else
-		progress build "$short building from nothing: $subj (log: $o/build.log)"
+		progress build "$short building from nothing in $w: $subj (log: $w/.log)"
 	fi
-	if build_one "$c" "$seed"; then
+	if build_one "$c"; then
 		progress build "$short built in $(cat "$o/seconds")s ($(grep -c '\.o$' "$o/compiled.txt" || true) objects compiled)"
 	else
 		failed=1
@@ -329,8 +390,8 @@ fi
 # new warnings against the parent's build, when it was built
 parent=$(kgit rev-parse -q --verify "$c^" || true)
 if [ -n "$parent" ] && [ -f "$OUT/build/$parent/warnings.txt" ]; then
-	tree_paths_out "$WORKTREE" "$o" <"$OUT/build/$parent/warnings.txt" | LC_ALL=C sort >"$o/parent-warnings.tmp"
-	tree_paths_out "$WORKTREE" "$o" <"$o/warnings.txt" | LC_ALL=C sort >"$o/warnings.tmp"
+	tree_paths_out "$BUILD_TREE" "$o" <"$OUT/build/$parent/warnings.txt" | LC_ALL=C sort >"$o/parent-warnings.tmp"
+	tree_paths_out "$BUILD_TREE" "$o" <"$o/warnings.txt" | LC_ALL=C sort >"$o/warnings.tmp"
 	LC_ALL=C comm -13 "$o/parent-warnings.tmp" "$o/warnings.tmp" >"$o/new-warnings.txt"
 	rm -f "$o/parent-warnings.tmp" "$o/warnings.tmp"
 else
