@@ -59,6 +59,80 @@ die() {
 	exit 1
 }
 
+# write_file [-e] [-k] FILE [CMD [ARG...]]: CMD's output (no CMD: stdin)
+# becomes FILE's whole new text.  The one way the scripts write a file of
+# a fixed name where something else may have put a link first (OUT's
+# files, the caches, patches/, whose links a pulled commit can carry):
+# the text goes into a new file beside FILE (tmp_beside), which is
+# renamed over FILE (mv -T: rename(2), which replaces a link at FILE and
+# never writes through it; -T: a link to a directory is replaced too,
+# not entered).  FILE is all of the new text or what it was; a failure
+# (a full disk) leaves no temporary file.  -e: CMD's stderr goes into
+# FILE too (a log, as 2>&1); -k: FILE is renamed in also when CMD fails
+# (a log, kept to say why).  A device or a pipe at FILE (/dev/null, a
+# FIFO) is written in place, never replaced.  CMD's status, or 1 when the
+# temporary file could not be made or renamed (mktemp and mv say why),
+# is returned: callers name FILE in the error they raise.  CMD may be a
+# function of the caller (it runs in this shell), but must not call
+# write_file (sh has no locals).  In a directory the run made itself
+# (mktemp -d, or removed and made anew) no link can be waiting: a plain
+# > is enough there.  lib/outfile.h is the same for the C tools.
+write_file() {
+	wf_e='' wf_k=''
+	while :; do
+		case ${1:-} in
+		-e) wf_e=1 ;;
+		-k) wf_k=1 ;;
+		*) break ;;
+		esac
+		shift
+	done
+	wf_f=$1
+	shift
+	[ $# -gt 0 ] || set -- cat
+	if [ -e "$wf_f" ] && [ ! -f "$wf_f" ] && [ ! -d "$wf_f" ] && [ ! -L "$wf_f" ]; then
+		wf_t=$wf_f
+	else
+		wf_t=$(tmp_beside "$wf_f") || return 1
+	fi
+	wf_rc=0
+	if [ -n "$wf_e" ]; then
+		"$@" >"$wf_t" 2>&1 || wf_rc=$?
+	else
+		"$@" >"$wf_t" || wf_rc=$?
+	fi
+	[ "$wf_t" != "$wf_f" ] || return "$wf_rc"
+	if [ "$wf_rc" = 0 ] || [ -n "$wf_k" ]; then
+		mv -f -T "$wf_t" "$wf_f" || { [ "$wf_rc" != 0 ] || wf_rc=1; }
+	fi
+	rm -f "$wf_t"
+	return "$wf_rc"
+}
+
+# tmp_beside FILE: the path of a new, empty file in FILE's directory,
+# ".NAME.XXXXXX" (mktemp: O_EXCL, a name nothing had), with the mode a
+# plain > gives (mktemp's is 0600): write_file's first half, for the
+# writers that rename several files in together (mv -f -T TMP FILE)
+tmp_beside() {
+	tb_t=$(mktemp "$(dirname "$1")/.${1##*/}.XXXXXX") || return 1
+	chmod "$(printf %o $((0666 & ~$(umask))))" "$tb_t" || { rm -f "$tb_t"; return 1; }
+	printf '%s\n' "$tb_t"
+}
+
+# no_link FILE...: none of FILE is a symbolic link, or 1 with the first
+# one named on stderr.  For the few files that are not written whole but
+# added to, or held open, while a run goes on (a log, a queue, a lock):
+# called before each >>, it refuses a link planted there instead of
+# appending through it.
+no_link() {
+	for nl_f; do
+		[ -L "$nl_f" ] || continue
+		printf '%s: write: %s is a symbolic link (to %s): not written through; remove it\n' \
+			"$PROG" "$nl_f" "$(readlink "$nl_f")" >&2
+		return 1
+	done
+}
+
 # die_rc RC MSG...: die, but with the status of the tool that failed when
 # it was more than a plain failure (a crash, a sanitizer's 86), so that the
 # caller sees what the tool said, not a flattened 1
@@ -215,7 +289,9 @@ worktree_lock() {
 	if [ "${XCS_WORKTREE_LOCK:-}" = "$wl_file" ] && flock -n 8 2>/dev/null; then
 		return 0
 	fi
-	command exec 8>>"$wl_file" ||
+	# held open, the same file for every run (flock): not replaced but
+	# opened where it is, and a link there refused
+	no_link "$wl_file" && command exec 8>>"$wl_file" ||
 		die "lock: cannot open '$wl_file' (see above); nothing changed"
 	wl_n=0
 	until flock -n 8; do
@@ -233,7 +309,7 @@ worktree_lock() {
 			progress lock "waiting for the processes of a run that is no longer alive (pid ${wl_pid:-unknown}) to let go of $WORKTREE"
 		sleep 0.1
 	done
-	printf '%s %s\n' "$(proc_owner)" "$1" >"$wl_file" ||
+	no_link "$wl_file" && printf '%s %s\n' "$(proc_owner)" "$1" >"$wl_file" ||
 		die "lock: cannot write '$wl_file' (disk full?); nothing changed"
 	XCS_WORKTREE_LOCK=$wl_file
 	export XCS_WORKTREE_LOCK
@@ -250,7 +326,7 @@ am_marker() {
 }
 
 am_marker_write() {
-	printf '%s %s\n' "$(proc_owner)" "$1" >"$(am_marker)"
+	printf '%s %s\n' "$(proc_owner)" "$1" | write_file "$(am_marker)"
 }
 
 # am_restore PATCH: put the files PATCH names back as HEAD has them (a new
@@ -434,7 +510,7 @@ stamp_fresh() {
 }
 
 stamp_write() {
-	printf '%s\n' "$2" >"$1.tmp" && mv "$1.tmp" "$1"
+	printf '%s\n' "$2" | write_file "$1"
 }
 
 # kconfig_verify CONFIG FRAGMENT: every option FRAGMENT sets is in CONFIG
