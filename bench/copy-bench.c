@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "outfile.h"
 
 #define PROG "copy-bench"
 
@@ -442,6 +443,7 @@ int main(int argc, char **argv)
 	};
 	struct bench b = { .cpu = -1, .pages = 25000000 };
 	const char *so = NULL, *records = NULL, *only = NULL, *count = NULL;
+	char *windows_tmp = NULL;
 	unsigned long seed = 1, random_cases = 20000;
 	int opt, do_list = 0, do_selftest = 0, rc = 0;
 	size_t i;
@@ -542,22 +544,17 @@ int main(int argc, char **argv)
 	if (b.cpu < 0)
 		return 1;
 	if (records) {
-		b.records = fopen(records, "a");
-		if (!b.records) {
-			fprintf(stderr, "copy-bench: records: cannot open '%s': %s\n",
-				records, strerror(errno));
+		/* each run adds its records (bench/run.sh): a link refused */
+		b.records = out_append(PROG, records);
+		if (!b.records)
 			return 1;
-		}
 	}
 	if (count) {
 		/* a counting run (bench/costs.sh): one sample, no records */
 		b.samples = 1;
-		b.windows = fopen(count, "we");
-		if (!b.windows) {
-			fprintf(stderr, "copy-bench: --count: cannot open '%s': %s\n", count,
-				strerror(errno));
+		b.windows = out_open(PROG, count, &windows_tmp);
+		if (!b.windows)
 			return 1;
-		}
 	}
 	calibrate_timer();
 	for (i = 0; i < nr_experiments; i++) {
@@ -568,11 +565,8 @@ int main(int argc, char **argv)
 			rc = 1;
 		}
 	}
-	if (b.windows && fclose(b.windows)) {
-		fprintf(stderr, "copy-bench: --count: closing '%s' failed: %s\n", count,
-			strerror(errno));
+	if (b.windows && out_commit(PROG, b.windows, windows_tmp, count))
 		rc = 1;
-	}
 	if (b.records && fclose(b.records)) {
 		fprintf(stderr, "copy-bench: records: closing '%s' failed: %s\n",
 			records, strerror(errno));

@@ -46,6 +46,7 @@
 #include <gsl/gsl_multifit.h>
 
 #include "costs.h"
+#include "outfile.h"
 #include "record-read.h"
 #include "record-write.h"
 #include "stats.h"
@@ -410,10 +411,13 @@ static void print_usage(void)
 }
 
 /*
- * The outputs are written aside (PATH.tmp) and renamed in together once
- * both are whole: a failed run leaves the files of the run before.
+ * The outputs are written aside (a new file beside each, lib/outfile.h)
+ * and renamed in together once both are whole: a failed run leaves the
+ * files of the run before, and a link at PATH is replaced, never
+ * written through.
  */
 static char *aside[2];
+static const char *dest[2];
 
 static void aside_drop(void)
 {
@@ -428,17 +432,17 @@ static FILE *aside_open(const char *path, size_t slot)
 {
 	FILE *f;
 
-	aside[slot] = xasprintf("%s.tmp", path);
-	f = fopen(aside[slot], "w");
+	dest[slot] = path;
+	f = out_open("cost-fit", path, &aside[slot]);
 	if (!f)
-		die("write: %s: %s", aside[slot], strerror(errno));
+		exit(1);
 	return f;
 }
 
 static void aside_close(FILE *f, size_t slot)
 {
 	if (record_close(f))
-		die("write: %s: %s", aside[slot], strerror(errno));
+		die("write: %s: %s", dest[slot], strerror(errno));
 }
 
 static void write_or_die(FILE *f, json_object *rec, const char *path)
@@ -598,7 +602,7 @@ int main(int argc, char **argv)
 				record_set(rec, "cpu", json_object_get(src));
 			if (any->host)
 				record_set(rec, "host", json_object_new_string(any->host));
-			write_or_die(f, rec, aside[0]);
+			write_or_die(f, rec, dest[0]);
 		}
 		aside_close(f, 0);
 	}
@@ -642,12 +646,13 @@ int main(int argc, char **argv)
 			record_set(rec, "params", p);
 			if (json_object_object_get_ex(any->obj, "cpu", &src))
 				record_set(rec, "cpu", json_object_get(src));
-			write_or_die(f, rec, aside[1]);
+			write_or_die(f, rec, dest[1]);
 		}
 		aside_close(f, 1);
 	}
-	if ((table_path && rename(aside[0], table_path)) ||
-	    (check_path && rename(aside[1], check_path)))
+	/* (no aside for a device or a FIFO: written in place) */
+	if ((table_path && aside[0] && rename(aside[0], table_path)) ||
+	    (check_path && aside[1] && rename(aside[1], check_path)))
 		die("write: renaming into place: %s", strerror(errno));
 	records_free(&rs);
 	free(id);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "outputs.h"
 #include "util.h"
 
@@ -41,7 +42,7 @@ static void cleanup(void)
 			fclose(pending->v[i].f);
 		if (pending->v[i].is_dir)
 			remove_tree(pending->v[i].tmp);
-		else
+		else if (pending->v[i].tmp)
 			unlink(pending->v[i].tmp);
 	}
 }
@@ -69,7 +70,8 @@ static struct output *add(struct outputs *o, const char *path, int is_dir)
 	}
 	out = &o->v[o->n++];
 	out->path = xstrdup(path);
-	out->tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+	/* a file's: a new name that outputs_file() makes (lib/outfile.h) */
+	out->tmp = is_dir ? xasprintf("%s.tmp-%ld", path, (long)getpid()) : NULL;
 	out->is_dir = is_dir;
 	out->f = NULL;
 	return out;
@@ -79,9 +81,14 @@ FILE *outputs_file(struct outputs *o, const char *path)
 {
 	struct output *out = add(o, path, 0);
 
-	out->f = fopen(out->tmp, "w");
+	/*
+	 * a new file beside the output (O_EXCL, a name nothing had): a link
+	 * put at the output's name or at a name of its own is never written
+	 * through, and the rename replaces a link at the output itself
+	 */
+	out->f = out_open(prog_name(), path, &out->tmp);
 	if (!out->f)
-		die("output: %s: cannot create: %s", out->tmp, strerror(errno));
+		exit(1);
 	return out->f;
 }
 

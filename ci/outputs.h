@@ -6,12 +6,14 @@
  *
  * API, in call order:
  *   struct outputs o = { 0 };
- *   f = outputs_file(&o, "out/ci/report.md")   writes report.md.tmp-PID
+ *   f = outputs_file(&o, "out/ci/report.md")   writes .report.md.XXXXXX
  *   outputs_close(&o, f)                        checked; dies on an error
  *   dir = outputs_dir(&o, "out/ci/plots")       a fresh plots.tmp-PID/
  *   outputs_commit(&o)                          every file renamed in
  *
  * Until outputs_commit(), an exit (die()) removes what was written aside.
+ * A file aside is new (lib/outfile.h's out_open()): no link at a name
+ * is written through, and the rename replaces a link at the output.
  */
 #ifndef CI_OUTPUTS_H
 #define CI_OUTPUTS_H

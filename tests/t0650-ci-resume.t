@@ -84,7 +84,8 @@ test_expect_success 'a report that cannot be made (a NaN record): exit 1, said s
 	grep -q "report: not made: ci-report exited 1" err && grep -q "done: report: not made" err &&
 	! grep -q "done: report: .*report.md" err && [ ! -s out ] &&
 	for f in report.txt report.md report.json; do cmp before/$f ci/$f || exit 1; done &&
-	diff -r before/plots ci/plots && [ -z "$(ls -d ci/*.tmp-* 2>/dev/null)" ]
+	diff -r before/plots ci/plots && [ -z "$(ls -d ci/*.tmp-* 2>/dev/null)" ] &&
+	[ -z "$(ls -d ci/.report.* 2>/dev/null)" ]
 '
 
 test_expect_success 'make quick has its own place: the full run'"'"'s results and report stay as they were' '

@@ -28,7 +28,7 @@ rec() {
 refused() {
 	rm -f r.json &&
 	expect_fail "$REPORT" --json r.json "$1" && grep_err "$2" &&
-	[ ! -e r.json ] && [ -z "$(ls r.json.tmp* 2>/dev/null)" ]
+	[ ! -e r.json ] && [ -z "$(ls -d .r.json.* 2>/dev/null)" ]
 }
 
 test_expect_success 'two records on one line, or anything after a record: refused, file:line' '

@@ -27,7 +27,7 @@ refused() {
 	shift
 	rm -f r.json &&
 	expect_fail "$REPORT" --json r.json "$@" && grep_err "$p" &&
-	[ ! -e r.json ] && [ -z "$(ls r.json.tmp* 2>/dev/null)" ]
+	[ ! -e r.json ] && [ -z "$(ls -d .r.json.* 2>/dev/null)" ]
 }
 
 # edit PYTHON: ok.jsonl's record changed by PYTHON (on r), to f.jsonl

@@ -9,7 +9,8 @@
  *
  * Every line of IN is read as the reader reads a record (lib/record-
  * fields.c: a bad one is refused by file and line), must be a record of
- * OLD, and is written to OUT (created, never appended to) with its commit
+ * OLD, and is written to OUT (a new file renamed over it: a link there is
+ * replaced, never written through; lib/outfile.h) with its commit
  * NEW and reused_from the commit first measured: OLD, or the reused_from
  * it already has.  Nothing else of the record changes: the samples are
  * the same samples.  Exit 0; 1 when a record is refused or OUT cannot be
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "record-fields.h"
 #include "record-write.h"
 #include "util.h"
@@ -83,7 +85,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *from = NULL, *commit = NULL, *to = NULL, *in;
-	char *text = NULL;
+	char *text = NULL, *tmp;
 	size_t cap = 0;
 	ssize_t len;
 	unsigned int line = 0;
@@ -117,9 +119,11 @@ int main(int argc, char **argv)
 	fin = fopen(in, "r");
 	if (!fin)
 		die("records: %s: %s", in, strerror(errno));
-	out = fopen(to, "w");
-	if (!out)
-		die("write: %s: %s", to, strerror(errno));
+	out = out_open(PROG, to, &tmp);
+	if (!out) {
+		fclose(fin);
+		return 1;
+	}
 	while (!bad && (len = getline(&text, &cap, fin)) != -1) {
 		line++;
 		if (len && text[len - 1] == '\n')
@@ -136,13 +140,13 @@ int main(int argc, char **argv)
 	}
 	free(text);
 	fclose(fin);
-	if (record_close(out) && !bad) {
-		fprintf(stderr, PROG ": write: %s: %s\n", to, strerror(errno));
+	if (bad)
+		out_abandon(out, tmp);
+	else if (out_commit(PROG, out, tmp, to))
 		bad = -1;
-	}
-	/* never a part of the records: a file half written is removed */
+	/* never a part of the records: the OUT before is removed too */
 	if (bad) {
-		if (!stat(to, &st) && S_ISREG(st.st_mode))
+		if (!lstat(to, &st) && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
 			unlink(to);
 		return 1;
 	}

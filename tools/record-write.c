@@ -11,7 +11,8 @@
  *
  * --field adds a string field, --json a field of any JSON value (true,
  * 3, {"a": 1}), all of its text ("1 2" is no value); --to appends the
- * line to FILE (created when missing), else it goes to stdout.  The CPU
+ * line to FILE (created when missing; a symlink there is refused, not
+ * written through), else it goes to stdout.  The CPU
  * is the host's (CPUID), accel "host" unless given.  Names (suite, case,
  * metric, unit, a field's KEY) and the values of --commit, --kernel,
  * --accel and --error are never empty.  A sample is a finite JSON number
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "record-write.h"
 
 #define PROG "record-write"
@@ -192,9 +194,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < nfields; i++)
 		set_field(rec, &fields[i]);
 	free(fields);
-	out = to ? fopen(to, "a") : stdout;
+	/* --to is added to by many calls (a step's records): a link refused */
+	out = to ? out_append(PROG, to) : stdout;
 	if (!out) {
-		fprintf(stderr, PROG ": write: %s: %s\n", to, strerror(errno));
 		json_object_put(rec);
 		return 1;
 	}

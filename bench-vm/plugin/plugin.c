@@ -32,9 +32,11 @@
  * streaming store and fence.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qemu-plugin-api.h"
 #include "model.h"
@@ -209,7 +211,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 					   int argc, char **argv)
 {
 	const char *why = NULL;
-	int i, vcpus;
+	int i, vcpus, fd;
 
 	/* the API this plugin is written against must be one QEMU offers */
 	if (info->version.cur < QEMU_PLUGIN_VERSION || info->version.min > QEMU_PLUGIN_VERSION) {
@@ -253,7 +255,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, PROG ": model: %s\n", why);
 		return -1;
 	}
-	out = fopen(out_path, "we");
+	/*
+	 * written as the guest runs (its last line says whether it is
+	 * whole): opened in place, but never through a link put there
+	 */
+	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+	out = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!out && fd >= 0)
+		close(fd);
 	if (!out || model_write_params(&model, out) < 0 || fflush(out)) {
 		fprintf(stderr, PROG ": write: %s: %s\n", out_path, strerror(errno));
 		return -1;
