@@ -30,19 +30,21 @@ if [ -z "$commits" ] && kgit rev-parse -q --verify "$REF_NS/series" >/dev/null 2
 	commits=$DEST/commits.txt
 	list=$(commit_list) || exit 1
 	# shellcheck disable=SC2086 # commit ids, a word each
-	commit_subjects $list >"$commits" || die "commits: cannot write $commits"
+	write_file "$commits" commit_subjects $list || die "commits: cannot write $commits"
 elif [ -z "$commits" ]; then
-	for r in "$@"; do
+	found=$(for r in "$@"; do
 		[ ! -d "$r" ] || find "$r" -name commits.txt -type f
-	done | LC_ALL=C sort >"$DEST/inputs-commits"
+	done | LC_ALL=C sort)
 	while read -r f; do
+		[ -n "$f" ] || continue
 		if [ -z "$commits" ]; then
 			commits=$f
 		else
 			cmp -s "$commits" "$f" || die "series: $commits and $f give two orders of the commits: give MERGE_COMMITS=FILE"
 		fi
-	done <"$DEST/inputs-commits"
-	rm -f "$DEST/inputs-commits"
+	done <<EOF
+$found
+EOF
 	[ -n "$commits" ] || die "series: no order of the commits: run 'make apply', or give MERGE_COMMITS=FILE (ID<TAB>SUBJECT lines, base first)"
 fi
 progress merge "$# result set(s) -> $DEST"

@@ -350,8 +350,8 @@ if [ -z "$one_step$vm_runner$view" ]; then
 	# name, also when the report covers a part of it (quick, CI_COMMITS)
 	series_commits=$(commit_list) || exit 1
 	# shellcheck disable=SC2086 # commit ids, a word each
-	commit_subjects $commits >"$CI_OUT/commits.txt" &&
-		commit_subjects $series_commits >"$CI_OUT/series.txt" ||
+	write_file "$CI_OUT/commits.txt" commit_subjects $commits &&
+		write_file "$CI_OUT/series.txt" commit_subjects $series_commits ||
 		die "commits: cannot write $CI_OUT/commits.txt or series.txt"
 fi
 
@@ -428,8 +428,7 @@ key_write() {
 	# the first commit's results may be gone or others since
 	[ "$(cat "$CI_OUT/$kw_c/$1/key" 2>/dev/null)" = "$3" ] && [ -f "$CI_OUT/$kw_c/$1.stamp" ] ||
 		kw_c=$2
-	mkdir -p "$CI_OUT/.keys/$1" && printf '%s\n' "$kw_c" >"$CI_OUT/.keys/$1/$3.tmp" &&
-		mv "$CI_OUT/.keys/$1/$3.tmp" "$CI_OUT/.keys/$1/$3" ||
+	mkdir -p "$CI_OUT/.keys/$1" && printf '%s\n' "$kw_c" | write_file "$CI_OUT/.keys/$1/$3" ||
 		die "$1: cannot write $CI_OUT/.keys/$1/$3 (disk full?)"
 }
 
@@ -503,7 +502,7 @@ RUN_DIR=$CI_OUT/.run
 # A step's outcome, for the summary, the estimate and the time table:
 # $RUN_DIR/<commit>.<step>: "WORD SECONDS" (ok, same, skipped, FAIL)
 outcome_write() {
-	printf '%s %s\n' "$3" "$4" >"$RUN_DIR/$1.$2.tmp" && mv "$RUN_DIR/$1.$2.tmp" "$RUN_DIR/$1.$2" ||
+	printf '%s %s\n' "$3" "$4" | write_file "$RUN_DIR/$1.$2" ||
 		die "run: cannot write $RUN_DIR/$1.$2 (disk full?)"
 }
 
@@ -545,7 +544,7 @@ run_step() {
 		rm -f "$CI_OUT/$rs_c/.$rs_s.superseded"
 		# results made before keys were kept: their key is this one
 		if [ -n "$rs_key" ] && [ ! -f "$rs_dir/key" ]; then
-			printf '%s\n' "$rs_key" >"$rs_dir/key" ||
+			printf '%s\n' "$rs_key" | write_file "$rs_dir/key" ||
 				die "$rs_s: cannot write $rs_dir/key (disk full?)"
 		fi
 		[ "$(cat "$CI_OUT/.keys/$rs_s/$rs_key" 2>/dev/null)" != "" ] ||
@@ -553,6 +552,7 @@ run_step() {
 		rs_where=$rs_dir
 		return 0
 	fi
+	# (made anew: the step writes its files there with a plain >)
 	rs_new=$CI_OUT/$rs_c/.$rs_s.attempt
 	rs_old=$CI_OUT/$rs_c/.$rs_s.old
 	rm -rf "$rs_new" "$rs_old" && mkdir -p "$rs_new" &&
@@ -600,7 +600,7 @@ run_step() {
 		# (a figure of another NS_SIZE beside its parent's would be
 		# compared as if it were this run's) until a run makes them
 		# again or finds them up to date
-		: >"$CI_OUT/$rs_c/.$rs_s.superseded" ||
+		write_file "$CI_OUT/$rs_c/.$rs_s.superseded" true ||
 			die "$rs_s: cannot write $CI_OUT/$rs_c/.$rs_s.superseded (disk full?)"
 		rs_where=$rs_new
 		rs_kept=" ($rs_dir keeps the last good results, inputs $(printf %.12s "$(cat "$rs_stamp")"))"
@@ -732,6 +732,8 @@ times_last=$CI_OUT/times-last.txt
 # a view's tables are its own: make send reads the full run's
 [ -z "$view" ] || summary=$CI_OUT/.run/summary.txt times_last=$CI_OUT/.run/times.txt
 if [ -z "$report_only" ]; then
+	# made anew: no link can wait in it, its files are written with a
+	# plain > (lib.sh: write_file)
 	rm -rf "$RUN_DIR"
 	mkdir -p "$RUN_DIR" || die "run: cannot create $RUN_DIR"
 	# The plan, "COMMIT STEP SECONDS RUN KIND": which steps will run (RUN 1:
@@ -899,8 +901,9 @@ if [ -z "$report_only" ]; then
 	fi
 	trap - EXIT INT TERM HUP
 
-	# the summary and the time table, from the outcomes
-	{
+	# the summary and the time table, from the outcomes (lib.sh:
+	# write_file: each written whole, a link at its name replaced)
+	summary_table() {
 		printf '%-12s' commit
 		for s in $CI_STEPS; do printf ' %-10s' "$s"; done
 		echo
@@ -912,8 +915,8 @@ if [ -z "$report_only" ]; then
 			done
 			echo
 		done
-	} >"$summary.tmp"
-	{
+	}
+	times_table() {
 		echo "Where the time went (seconds; 0: up to date; schedule $CI_SCHEDULE, ${GUEST_STEP:-guests} in the background: $([ "$bg_vm" = 1 ] && echo yes || echo no)):"
 		printf '%-12s' commit
 		for s in $CI_STEPS; do printf ' %9s' "$s"; done
@@ -932,7 +935,8 @@ if [ -z "$report_only" ]; then
 		done
 		echo
 		echo "wall clock: $(($(date +%s) - T_START)) s"
-	} >"$times_last.tmp" && mv "$times_last.tmp" "$times_last" ||
+	}
+	write_file "$times_last" times_table ||
 		die "run: cannot write $times_last (disk full?)"
 	# times.txt: the last run that did work; a rerun with every step
 	# up to date (a table of zeros) leaves it and has times-last.txt only
@@ -943,8 +947,7 @@ if [ -z "$report_only" ]; then
 		done
 	done
 	if [ -z "$view" ] && { [ -n "$did_work" ] || [ ! -f "$CI_OUT/times.txt" ]; }; then
-		cp "$times_last" "$CI_OUT/times.txt.tmp" &&
-			mv "$CI_OUT/times.txt.tmp" "$CI_OUT/times.txt" ||
+		write_file "$CI_OUT/times.txt" cat "$times_last" ||
 			die "run: cannot write $CI_OUT/times.txt (disk full?)"
 	fi
 	for c in $commits; do
@@ -955,7 +958,7 @@ if [ -z "$report_only" ]; then
 			esac
 		done
 	done
-	mv "$summary.tmp" "$summary"
+	write_file "$summary" summary_table || die "run: cannot write $summary (disk full?)"
 	cat "$summary" >&2
 fi
 
