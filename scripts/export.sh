@@ -172,9 +172,8 @@ set_ident "$tmp/cover.mbox" ||
 mkdir "$tmp/lint" && cp "$tmp/cover.mbox" "$tmp/lint/0000-cover-letter.mbox" &&
 	cp "$tmp"/gen/*.mbox "$tmp/series" "$tmp/lint/" ||
 	die "write: could not copy the export into $tmp/lint (disk full?); $DEST is unchanged"
-upstream=$(realpath -m "$PATCHES/upstream")
-[ ! -d "$upstream" ] || ln -s "$upstream" "$tmp/lint/upstream" ||
-	die "write: could not link $PATCHES/upstream into $tmp/lint; $DEST is unchanged"
+[ ! -d "$PATCHES/upstream" ] || cp -r "$PATCHES/upstream" "$tmp/lint/upstream" ||
+	die "write: could not copy $PATCHES/upstream into $tmp/lint (disk full?); $DEST is unchanged"
 claims_lint "$tmp/lint/series" "$PATCHES/figures" ||
 	die "claims: the figures of the export are refused (above: $tmp/lint/ is the mails as exported); give each a source in $PATCHES/figures; $DEST is unchanged"
 
@@ -201,11 +200,13 @@ export_rename() {
 	if [ -d "$stage/upstream" ]; then
 		mkdir -p "$DEST/upstream"
 		for f in "$stage"/upstream/*; do
-			[ ! -e "$f" ] || mv -f "$f" "$DEST/upstream/"
+			[ ! -e "$f" ] || mv -f -T "$f" "$DEST/upstream/${f##*/}"
 		done
 	fi
+	# -T: each file renamed over its name (rename(2)), never into what
+	# a name there may be a link to
 	for f in "$stage"/*.mbox "$stage/series" "$stage/figures"; do
-		mv -f "$f" "$DEST/"
+		mv -f -T "$f" "$DEST/${f##*/}"
 	done
 }
 signals_held export_rename ||

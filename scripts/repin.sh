@@ -85,13 +85,14 @@ new_base=$(kgit rev-parse -q --verify "$TO^{commit}") ||
 # whatever state git is in (index.lock behind: lib.sh am_undo); set -e
 # is off, so that a failing git cannot end it before its message
 sig=
+pin_tmp=
 restore() {
 	set +e
 	if why=$(am_undo "$old_head" 2>&1); then
 		rm -f "$(am_marker)"
 		why=
 	fi
-	rm -f "$TOP/scripts/pin.conf.new"
+	[ -z "$pin_tmp" ] || rm -f "$pin_tmp"
 	if [ -n "$why" ]; then
 		warn "worktree: $WORKTREE could not be put back at $old_head: $why; the next repin or apply cleans it up"
 	elif [ -n "$sig" ]; then
@@ -155,22 +156,24 @@ if [ "$conflicts" -gt 0 ]; then
 	die "conflict: $conflicts patch(es) conflict on $TO: the pin, the refs and the worktree are unchanged (status: $work/status)"
 fi
 new_head=$(wgit rev-parse HEAD)
-# the new pin.conf is written in full before any ref moves: a full disk
-# fails here, with nothing changed
+# the new pin.conf is written in full before any ref moves, into a new
+# file beside it (lib.sh: tmp_beside; scripts/ is tracked, and a link a
+# pull brought at a fixed name there would be written through): a full
+# disk fails here, with nothing changed
 if [ -f "$work/pin.new" ]; then
-	cp "$TOP/scripts/pin.conf" "$TOP/scripts/pin.conf.new" ||
-		die "pin: cannot write '$TOP/scripts/pin.conf.new' (disk full?); nothing changed"
+	set --
 	while IFS='=' read -r k v; do
-		sed -i "s|^$k=.*|$k='$v'|" "$TOP/scripts/pin.conf.new" ||
-			die "pin: cannot write '$TOP/scripts/pin.conf.new' (disk full?); nothing changed"
+		set -- "$@" -e "s|^$k=.*|$k='$v'|"
 	done <"$work/pin.new"
 	kver=$(make -s -C "$WORKTREE" kernelversion 2>/dev/null || true)
 	# pin.conf is sourced: what goes in is a version's characters only
 	case $kver in
 	*[!0-9A-Za-z.+~-]*) die "pin: the kernel's version '$kver' (make kernelversion) is not a version: nothing changed" ;;
 	esac
-	[ -z "$kver" ] || sed -i "s|^PIN_KVER=.*|PIN_KVER=$kver|" "$TOP/scripts/pin.conf.new" ||
-		die "pin: cannot write '$TOP/scripts/pin.conf.new' (disk full?); nothing changed"
+	[ -z "$kver" ] || set -- "$@" -e "s|^PIN_KVER=.*|PIN_KVER=$kver|"
+	pin_tmp=$(tmp_beside "$TOP/scripts/pin.conf") &&
+		sed "$@" "$TOP/scripts/pin.conf" >"$pin_tmp" ||
+		die "pin: cannot write '${pin_tmp:-a new file in $TOP/scripts}' (disk full?); nothing changed"
 fi
 trap - EXIT INT TERM HUP
 rm -f "$(am_marker)"
@@ -179,7 +182,7 @@ rm -f "$(am_marker)"
 repin_commit() {
 	kgit update-ref "$REF_NS/base" "$new_base"
 	kgit update-ref "$REF_NS/series" "$new_head"
-	[ ! -f "$work/pin.new" ] || mv -f "$TOP/scripts/pin.conf.new" "$TOP/scripts/pin.conf"
+	[ -z "$pin_tmp" ] || mv -f -T "$pin_tmp" "$TOP/scripts/pin.conf"
 }
 signals_held repin_commit ||
 	die "repin: moving the refs or scripts/pin.conf failed (above): check $REF_NS/base, $REF_NS/series and scripts/pin.conf"

@@ -48,10 +48,13 @@ from=$(series_ident)
 	warn "from: no FROM and no git user.name/user.email: the reply is from the placeholder '$from' (set FROM='Name <addr>' before sending it)"
 REPLY_FILE=${REPLY_FILE:-$OUT/reply/reply.mbox}
 mkdir -p "$(dirname "$REPLY_FILE")" || die "output: cannot create $(dirname "$REPLY_FILE")"
-tmp=$REPLY_FILE.tmp.$$
-trap 'rm -f "$tmp" "$tmp.dry"' EXIT
+# written whole into a new file beside it (lib.sh: tmp_beside), renamed
+# over it: a link at REPLY_FILE is replaced, never written through
+tmp=
+trap 'rm -f ${tmp:+"$tmp"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+tmp=$(tmp_beside "$REPLY_FILE") || die "output: cannot create a file in $(dirname "$REPLY_FILE")"
 "$BIN/ci-reproduce" reply "$REPORT" "$COVER" "$from" \
 	"$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)" >"$tmp" ||
 	die "reply: ci-reproduce failed (above); $REPLY_FILE is left as it was"
@@ -60,12 +63,11 @@ long=$(awk 'body && length($0) > 75 { print NR ": " length($0) " columns" } /^$/
 # git send-email's own reading of it, sending nothing
 # (its ident: FROM's, not a git configuration's, which lib.sh hides)
 email=${from##*<}
-GIT_COMMITTER_NAME=${from% <*} GIT_COMMITTER_EMAIL=${email%>} GIT_AUTHOR_NAME=${from% <*} GIT_AUTHOR_EMAIL=${email%>} \
+dry=$(GIT_COMMITTER_NAME=${from% <*} GIT_COMMITTER_EMAIL=${email%>} GIT_AUTHOR_NAME=${from% <*} GIT_AUTHOR_EMAIL=${email%>} \
 	git send-email --dry-run --confirm=never --suppress-cc=all --from="$from" \
-	--smtp-server=/bin/false "$tmp" >"$tmp.dry" 2>&1 ||
-	{ cat "$tmp.dry" >&2; rm -f "$tmp.dry"; die "reply: git send-email --dry-run refused it (above)"; }
-rm -f "$tmp.dry"
-mv "$tmp" "$REPLY_FILE" || die "output: cannot rename $tmp to $REPLY_FILE"
+	--smtp-server=/bin/false "$tmp" 2>&1) ||
+	{ printf '%s\n' "$dry" >&2; die "reply: git send-email --dry-run refused it (above)"; }
+mv -f -T "$tmp" "$REPLY_FILE" || die "output: cannot rename $tmp to $REPLY_FILE"
 trap - EXIT
 progress reply "$REPLY_FILE: Re: to $(grep -m1 '^In-Reply-To:' "$REPLY_FILE" | cut -d' ' -f2-), $(grep -c '^Tested-by:' "$REPLY_FILE") Tested-by; git send-email --dry-run accepted it"
 printf '%s\n' "$REPLY_FILE"

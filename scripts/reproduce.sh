@@ -46,14 +46,19 @@ side() {
 from=$(side from 2) to=$(side to 2)
 tool_built bench-vm-agent bench-vm-collect gen_init_cpio
 
-stage=$(dirname "$REPRO_DIR")/.$(basename "$REPRO_DIR").tmp.$$
-cleanup() { rm -rf "$stage"; }
+# a new directory beside REPRO_DIR (mktemp -d: a name nothing had, no
+# link of a predictable name followed), with the mode mkdir gives
+stage=
+cleanup() { [ -z "$stage" ] || rm -rf "$stage"; }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
-mkdir -p "$stage/kernels" "$stage/bin" "$stage/bench-vm" "$stage/scripts" ||
-	die "output: cannot create $stage"
+mkdir -p "$(dirname "$REPRO_DIR")" &&
+	stage=$(mktemp -d "$(dirname "$REPRO_DIR")/.$(basename "$REPRO_DIR").XXXXXX") &&
+	chmod "$(printf %o $((0777 & ~$(umask))))" "$stage" &&
+	mkdir -p "$stage/kernels" "$stage/bin" "$stage/bench-vm" "$stage/scripts" ||
+	die "output: cannot create ${stage:-a directory beside $REPRO_DIR}"
 
 # check_inputs COMMIT: every file hashed in the step's inputs is as it was
 # when the records were made; the materials are copied from those files
@@ -117,11 +122,11 @@ done
 
 # in whole: the old directory goes only when the new one is complete
 old=
-if [ -e "$REPRO_DIR" ]; then
+if [ -e "$REPRO_DIR" ] || [ -L "$REPRO_DIR" ]; then
 	old=$stage.old
-	mv "$REPRO_DIR" "$old" || die "output: cannot move the old $REPRO_DIR aside"
+	mv -T "$REPRO_DIR" "$old" || die "output: cannot move the old $REPRO_DIR aside"
 fi
-mv "$stage" "$REPRO_DIR" || { [ -z "$old" ] || mv "$old" "$REPRO_DIR"; die "output: cannot rename $stage to $REPRO_DIR"; }
+mv -T "$stage" "$REPRO_DIR" || { [ -z "$old" ] || mv "$old" "$REPRO_DIR"; die "output: cannot rename $stage to $REPRO_DIR"; }
 [ -z "$old" ] || rm -rf "$old"
 trap - EXIT
 progress write "$REPRO_DIR: reproduce.sh, metadata.json and the materials of $ID ($(du -sh "$REPRO_DIR" | cut -f1))"

@@ -92,7 +92,8 @@ if [ "${SEND:-0}" = 1 ]; then
 		die "ci: not sent: $why (SEND_OVERRIDE='why' sends anyway, kept in $OUT/send-overrides.log)"
 	elif [ -n "$why" ]; then
 		warn "ci: $why; sent anyway: SEND_OVERRIDE='$SEND_OVERRIDE'"
-		mkdir -p "$OUT" &&
+		# a log, added to: a link there refused, not written through
+		mkdir -p "$OUT" && no_link "$OUT/send-overrides.log" &&
 			printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(commit_list head)" \
 				"$from" "$why" "$SEND_OVERRIDE" >>"$OUT/send-overrides.log" ||
 			die "ci: cannot write $OUT/send-overrides.log (disk full?): nothing sent"

@@ -71,12 +71,15 @@ if [ -z "$found" ]; then
 	exit 0
 fi
 
+# $tmp/list: the patches changed; $tmp/new: "NEW<TAB>FILE" a line, the
+# new files beside those of patches/ (lib.sh: tmp_beside), renamed over
+# them at the end, and removed if the run ends before
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-trailers.XXXXXX") ||
 	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
-trap 'rm -rf "$tmp"; for f in $(cat "$tmp.list" 2>/dev/null); do rm -f "$PATCHES/$f.trailers-new"; done; rm -f "$tmp.list" "$PROVENANCE.trailers-new"' EXIT
+trap 'cut -f1 "$tmp/new" 2>/dev/null | while IFS= read -r n; do rm -f "$n"; done; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-: >"$tmp.list" || die "tmp: cannot write '$tmp.list'"
+mkdir "$tmp/p" && : >"$tmp/list" && : >"$tmp/new" || die "tmp: cannot write in '$tmp'"
 [ ! -e "$PROVENANCE" ] || cp "$PROVENANCE" "$tmp/provenance" ||
 	die "tmp: cannot copy $PROVENANCE (disk full?)"
 [ -e "$tmp/provenance" ] ||
@@ -93,13 +96,13 @@ printf '%s\n' "$found" | while IFS=$tab read -r f t id; do
 		progress trailers "$f: already has '$t'"
 		continue
 	fi
-	if [ ! -e "$tmp/$f" ]; then
-		mkdir -p "$(dirname "$tmp/$f")" && cp "$PATCHES/$f" "$tmp/$f" ||
+	if [ ! -e "$tmp/p/$f" ]; then
+		mkdir -p "$(dirname "$tmp/p/$f")" && cp "$PATCHES/$f" "$tmp/p/$f" ||
 			die "tmp: cannot copy $PATCHES/$f to $tmp (disk full?)"
-		echo "$f" >>"$tmp.list" || die "tmp: cannot write '$tmp.list' (disk full?)"
+		echo "$f" >>"$tmp/list" || die "tmp: cannot write '$tmp/list' (disk full?)"
 	fi
 	git interpret-trailers --in-place --if-exists addIfDifferent \
-		--trailer "$t" "$tmp/$f" ||
+		--trailer "$t" "$tmp/p/$f" ||
 		die "interpret-trailers: could not add '$t' to a copy of $PATCHES/$f; patches/ is unchanged"
 	printf '%s\t%s\t%s\n' "$f" "$t" "$id" >>"$tmp/provenance" ||
 		die "tmp: cannot write $tmp/provenance (disk full?); patches/ is unchanged"
@@ -107,21 +110,29 @@ printf '%s\n' "$found" | while IFS=$tab read -r f t id; do
 done
 # every changed file is written next to its original first, then renamed
 # over it: a full disk fails before any file of patches/ changes
-[ -s "$tmp.list" ] || { progress trailers "nothing new to fold"; exit 0; }
-for f in $(cat "$tmp.list"); do
-	cp "$tmp/$f" "$PATCHES/$f.trailers-new" ||
-		die "write: cannot write '$PATCHES/$f.trailers-new' (disk full?); patches/ is unchanged"
+[ -s "$tmp/list" ] || { progress trailers "nothing new to fold"; exit 0; }
+# new_beside FROM FILE: FROM copied into a new file beside FILE, listed
+# in $tmp/new (a name of patches/ is never written: a link there would
+# be written through)
+new_beside() {
+	nb=$(tmp_beside "$2") && printf '%s\t%s\n' "$nb" "$2" >>"$tmp/new" && cp "$1" "$nb" || {
+		[ -z "${nb:-}" ] || rm -f "$nb"
+		die "write: cannot write a new '$2' beside it (disk full?); patches/ is unchanged"
+	}
+}
+for f in $(cat "$tmp/list"); do
+	new_beside "$tmp/p/$f" "$PATCHES/$f"
 done
-cp "$tmp/provenance" "$PROVENANCE.trailers-new" ||
-	die "write: cannot write '$PROVENANCE.trailers-new' (disk full?); patches/ is unchanged"
+new_beside "$tmp/provenance" "$PROVENANCE"
 # the renames are not cut by a signal, which would leave some patches
 # with their trailers and others without: one that comes now is acted on
-# once they are done
+# once they are done; mv -T renames a new file over a name, a link at
+# the name replaced, never written through
 trailers_rename() {
-	for f in $(cat "$tmp.list"); do
-		mv -f "$PATCHES/$f.trailers-new" "$PATCHES/$f"
-	done
-	mv -f "$PROVENANCE.trailers-new" "$PROVENANCE"
+	while IFS=$tab read -r n f; do
+		mv -f -T "$n" "$f" || return 1
+	done <"$tmp/new"
+	: >"$tmp/new"
 }
 signals_held trailers_rename ||
 	die "write: renaming the new patches into '$PATCHES' failed (above)"

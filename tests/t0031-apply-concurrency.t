@@ -205,6 +205,6 @@ test_expect_success 'trailers interrupted while it renames into patches/: every 
 	[ -e sent ] && [ $rc = 130 ] && grep -q "^trailers: interrupted" err &&
 	for f in $(awk "!/^#/ && \$2 == \"applied\" { print \$1 }" p/series); do
 		grep -qx "Reviewed-by: R <r@example.org>" "p/$f" || { echo "no trailer in $f"; exit 1; }
-	done && [ -z "$(find p -name "*.trailers-new")" ]
+	done && [ -z "$(find p -name ".*")" ]
 '
 done_testing

@@ -80,7 +80,7 @@ repin_unchanged() {
 	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ] &&
 	[ -z "$(git -C "$WORKTREE" status --porcelain)" ] &&
 	[ ! -e "$gd/rebase-apply" ] && [ ! -e "$gd/x86-copy-series-am" ] &&
-	[ "$(sha256sum <"$TOP/scripts/pin.conf")" = "$pin" ] && [ ! -e "$TOP/scripts/pin.conf.new" ]
+	[ "$(sha256sum <"$TOP/scripts/pin.conf")" = "$pin" ] && [ -z "$(ls -d "$TOP"/scripts/.pin.conf.* 2>/dev/null)" ]
 }
 
 test_expect_success 'TO with TO_DEBIAN, a TO_DEBIAN that is no version, TO_DEBIAN with KERNEL_TREE: usage errors' '

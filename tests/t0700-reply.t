@@ -82,7 +82,7 @@ test_expect_success 'make reply: no report, a cover without a Message-Id, a tabl
 	grep -q by-cpu bycpu.json &&
 	expect_fail env REPORT=$PWD/bycpu.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
 	grep_err "is a table by CPU" &&
-	[ "$(cat reply.mbox)" = old ] && [ -z "$(ls reply.mbox.tmp.* 2>/dev/null)" ]
+	[ "$(cat reply.mbox)" = old ] && [ -z "$(ls -d .reply.mbox.* 2>/dev/null)" ]
 '
 
 test_expect_success 'make reproduce: an unknown claim, one nothing measures, a host one, runs not here, no ID: errors, nothing written' '
