@@ -64,8 +64,8 @@ work=$OUT/checked/$variant
 mkdir -p "$work" || die "work: cannot create $work"
 # one fragment for build.sh: the benchmark's, then the variant's
 frag=$work/kernel.config
-cat "$TOP/bench-vm/kernel.config" "$TOP/bench-vm/$variant.config" >"$frag.tmp" &&
-	mv "$frag.tmp" "$frag" || die "work: cannot write $frag"
+write_file "$frag" cat "$TOP/bench-vm/kernel.config" "$TOP/bench-vm/$variant.config" ||
+	die "work: cannot write $frag"
 
 progress checked "build $(printf %.12s "$commit") with $variant.config into $work/build"
 OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="tiny+$variant" \
@@ -107,14 +107,15 @@ if [ -n "$spin" ]; then
 fi
 
 rc=0
-"$BIN/bench-vm-report" "$rb/records.jsonl" "$rk/records.jsonl" >"$work/report-full.txt" || rc=$?
+write_file -k "$work/report-full.txt" "$BIN/bench-vm-report" "$rb/records.jsonl" "$rk/records.jsonl" || rc=$?
 # the comparison of the struct pages only: a checked kernel's timings mean
 # nothing (they are in report-full.txt, for a look, never quoted)
-{
+checked_report() {
 	echo "$variant build of $commit against the base $base: struct pages only (timings of a checked kernel mean nothing)"
 	grep -E '^([0-9a-f]{12} \(kernel|  struct pages of |    first differing|  run failed|  error)' "$work/report-full.txt"
 	[ -z "$preempt" ] || echo "preemption: $preempt (a busy task beside the binds, spin=1; the agent's count of each)"
-} >"$work/report.txt" || die "report: cannot write $work/report.txt"
+}
+write_file "$work/report.txt" checked_report || die "report: cannot write $work/report.txt"
 cat "$work/report.txt"
 [ "$rc" = 0 ] || die "report: the $variant kernel's struct pages differ from the base's, or a run failed: see $work/report.txt"
 equal=$(grep -c "^  struct pages of .*: equal" "$work/report.txt" || true)

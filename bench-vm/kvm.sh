@@ -74,6 +74,10 @@ kvm_probe() {
 		return 1
 	}
 	: >"$tmp/probe.out"
+	# the cache's console and QEMU log, made anew: QEMU opens the console
+	# itself, and a link left at either name is removed, not written
+	# through
+	rm -f "$1.console" "$1.qemu.log"
 	: >"$1.console"
 	# The probe asks about the host, not about this run's options: a -cpu,
 	# a size or RAM that QEMU refuses must not be cached as "KVM does not
@@ -146,11 +150,8 @@ kvm_verdict() {
 	fi
 	when=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 	[ -z "$nocache" ] || return 0
-	printf '%s\n%s\n%s\n%s\n' "$verdict" "$why" "$when" "$key" >"$vfile.$$" &&
-		mv "$vfile.$$" "$vfile" || {
-		rm -f "$vfile.$$"
+	printf '%s\n%s\n%s\n%s\n' "$verdict" "$why" "$when" "$key" | write_file "$vfile" ||
 		die "accel: cannot write the probe's verdict to $vfile"
-	}
 }
 
 # say_why: why KVM is not used, in full once per run (BENCH_VM_RUN, set by
@@ -162,7 +163,7 @@ say_why() {
 		progress "$label" "accel: tcg: KVM is not used: $why"
 	elif [ -n "$probed" ] || [ "$(cat "$vfile.said" 2>/dev/null)" != "$run" ]; then
 		progress "$label" "accel: tcg: KVM is not used: $why (probed $when; the verdict is cached in $vfile for this host kernel, QEMU and /dev/kvm: KVM_REPROBE=1 probes again)"
-		printf '%s\n' "$run" >"$vfile.said" || die "accel: cannot write $vfile.said"
+		printf '%s\n' "$run" | write_file "$vfile.said" || die "accel: cannot write $vfile.said"
 	else
 		progress "$label" "accel: tcg (KVM is not used: see above, or $vfile)"
 	fi

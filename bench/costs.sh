@@ -83,6 +83,8 @@ samples=''
 # host: the cost kernels, then each size of the replica
 host() {
 	# shellcheck disable=SC2086 # option lists, split on purpose
+	# (added to: a link there is refused, not written through)
+	no_link "$RUN/tables.txt" &&
 	"$BIN/copy-bench" --variants "$SO" --commit "$label" --kernel "$(cat "$dir/kernel")" \
 		--records "$RUN/records.jsonl" $samples "$@" >>"$RUN/tables.txt" ||
 		die "host: copy-bench $* failed ($RUN/tables.txt)"
@@ -91,9 +93,9 @@ host() {
 count() {
 	tag=$1
 	shift
-	qemu-x86_64 -cpu max -plugin "$BIN/bench-vm-model.so,out=$RUN/$tag.counts" \
-		"$BIN/copy-bench" --variants "$SO" --count "$RUN/$tag.windows" "$@" \
-		>"$RUN/$tag.count.log" 2>&1 ||
+	write_file -e -k "$RUN/$tag.count.log" \
+		qemu-x86_64 -cpu max -plugin "$BIN/bench-vm-model.so,out=$RUN/$tag.counts" \
+		"$BIN/copy-bench" --variants "$SO" --count "$RUN/$tag.windows" "$@" ||
 		die "count: copy-bench $* under qemu-x86_64 failed ($RUN/$tag.count.log)"
 }
 
@@ -112,8 +114,8 @@ for p in $COST_PAGES; do
 	set -- "$@" --counts "$RUN/ways-$p"
 done
 progress "$label" "fit the table, check it on template-ways"
-"$BIN/cost-fit" --times "$RUN/records.jsonl" "$@" --table "$RUN/cost-table.jsonl" \
-	--check "$RUN/cost-check.jsonl" >"$RUN/cost-fit.txt" ||
+write_file "$RUN/cost-fit.txt" "$BIN/cost-fit" --times "$RUN/records.jsonl" "$@" \
+	--table "$RUN/cost-table.jsonl" --check "$RUN/cost-check.jsonl" ||
 	die "fit: cost-fit failed on $RUN (above)"
 cat "$RUN/cost-fit.txt"
 progress "done" "table: $RUN/cost-table.jsonl, check: $RUN/cost-check.jsonl"

@@ -71,6 +71,9 @@ fi
 mkdir -p "$RUN"
 RECORDS=$RUN/records.jsonl
 TABLES=$RUN/tables.txt
+# both are added to (copy-bench, tee -a), in a --results DIR that may hold
+# them already: a link there is refused, not written through
+no_link "$RECORDS" "$TABLES" || die "results: $RUN: remove the link named above"
 
 # The peer check needs a working `perf bench`; say so when it does not.
 perf=

@@ -254,7 +254,7 @@ side_prepare() {
 	checkout "$side"
 	objs_here=$(present "$@" | tr "\n" " ")
 	mkdir -p "$(dirname "$f")"
-	[ -n "$objs_here" ] || { : >"$f"; return 1; }
+	[ -n "$objs_here" ] || { write_file "$f" true; return 1; }
 }
 
 # sparse SIDE OBJ...: sparse's output for the objects at commit SIDE
@@ -265,12 +265,13 @@ run_sparse_side() {
 	configure "$CDIR/obj/gcc" "$side"
 	# Compile first, so that the C=2 run prints only sparse's output.
 	# shellcheck disable=SC2086 # object and file lists, a word each
-	make -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" $objs_here >"$f.build" 2>&1 ||
+	write_file -e -k "$f.build" make -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" $objs_here ||
 		{ tail -n 20 "$f.build" >&2; die "sparse: building $objs_here of $side failed (log: $f.build)"; }
 	# shellcheck disable=SC2086 # object and file lists, a word each
-	make -s -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" C=2 CHECK=sparse $objs_here >"$f.tmp" 2>&1 ||
-		{ cat "$f.tmp" >&2; die "sparse: make C=2 $objs_here of $side failed"; }
-	mv "$f.tmp" "$f"
+	write_file -e -k "$f.out" make -s -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" C=2 CHECK=sparse $objs_here ||
+		{ cat "$f.out" >&2; die "sparse: make C=2 $objs_here of $side failed"; }
+	write_file "$f" cat "$f.out" && rm -f "$f.out" ||
+		die "sparse: cannot write $f (disk full?)"
 }
 
 # clang SIDE OBJ...: the LLVM=1 build output of the objects at SIDE
@@ -283,13 +284,16 @@ run_clang_side() {
 	rc=0
 	# -k: one object that does not compile does not hide the others
 	# shellcheck disable=SC2086 # object and file lists, a word each
-	make -k -C "$CT" O="$CDIR/obj/clang" LLVM=1 CC="ccache clang" $objs_here >"$f.tmp" 2>&1 || rc=$?
-	for obj in $objs_here; do
-		# shellcheck disable=SC2012 # the object's one source, our path
-		[ -f "$CDIR/obj/clang/$obj" ] ||
-			echo "$(ls "$CT/${obj%.o}".[cS] | head -n 1):0:0: error: clang build of $obj failed (make exit $rc)" >>"$f.tmp"
-	done
-	mv "$f.tmp" "$f"
+	write_file -e -k "$f.out" make -k -C "$CT" O="$CDIR/obj/clang" LLVM=1 CC="ccache clang" $objs_here || rc=$?
+	clang_output() {
+		cat "$f.out"
+		for obj in $objs_here; do
+			# shellcheck disable=SC2012 # the object's one source, our path
+			[ -f "$CDIR/obj/clang/$obj" ] ||
+				echo "$(ls "$CT/${obj%.o}".[cS] | head -n 1):0:0: error: clang build of $obj failed (make exit $rc)"
+		done
+	}
+	write_file "$f" clang_output && rm -f "$f.out" || die "clang: cannot write $f (disk full?)"
 }
 
 # run_codegen SIDE: codegen.sh's findings for the commit SIDE (cached by
@@ -380,15 +384,22 @@ cocci_rules() {
 		rm -rf "$d" && mkdir -p "$d/kernel"
 		kgit archive "$base" scripts/coccinelle | tar -x -C "$d/kernel" ||
 			die "cocci: cannot extract scripts/coccinelle of $base"
-		echo "$base" >"$d/.stamp"
+		echo "$base" | write_file "$d/.stamp"
 	fi
 	# ours, then the kernel rules that have a report mode (COCCI_SET=ours:
 	# none)
 	COCCI_RULES=$(ls "$TOP"/checks/cocci/*.cocci)
 	if [ "$COCCI_SET" = ours ]; then
-		echo "cocci: skipped: the kernel's rules (COCCI_SET=ours)" >"$CDIR/cocci-skipped"
+		echo "cocci: skipped: the kernel's rules (COCCI_SET=ours)" | write_file "$CDIR/cocci-skipped" ||
+			die "cocci: cannot write $CDIR/cocci-skipped (disk full?)"
 		return
 	fi
+	write_file "$CDIR/cocci-skipped" kernel_rules || die "cocci: cannot write $CDIR/cocci-skipped (disk full?)"
+}
+
+# kernel_rules: the kernel's rules of a report mode into COCCI_RULES; those
+# left out, a line each on stdout (cocci-skipped)
+kernel_rules() {
 	for r in $(grep -l '^virtual report' "$d"/kernel/scripts/coccinelle/*/*.cocci); do
 		# Debian's spatch has no OCaml scripting (no ocamlopt)
 		if grep -q '^@script:ocaml\|^@initialize:ocaml' "$r"; then
@@ -396,7 +407,7 @@ cocci_rules() {
 			continue
 		fi
 		COCCI_RULES="$COCCI_RULES $r"
-	done >"$CDIR/cocci-skipped"
+	done
 }
 
 # "cache-dir rule-name" per rule, computed once
@@ -419,7 +430,9 @@ cocci_queue() {
 	for f; do
 		case $f in *.c | *.h) ;; *) continue ;; esac
 		b=$(kgit rev-parse -q --verify "$side:$f") || continue
-		echo "$b $f" >>"$CDIR/cocci-queue"
+		# added to while the run goes on: a link there refused
+		no_link "$CDIR/cocci-queue" && echo "$b $f" >>"$CDIR/cocci-queue" ||
+			die "cocci: cannot write $CDIR/cocci-queue"
 	done
 }
 
@@ -428,7 +441,8 @@ cocci_run() {
 	store=$CDIR/cocci-blobs
 	mkdir -p "$store"
 	sort -u "$CDIR/cocci-queue" | while read -r b f; do
-		[ -f "$store/$b.${f##*.}" ] || kgit cat-file blob "$b" >"$store/$b.${f##*.}"
+		[ -f "$store/$b.${f##*.}" ] || write_file "$store/$b.${f##*.}" kgit cat-file blob "$b" ||
+			die "cocci: cannot write $store/$b.${f##*.} (disk full?)"
 	done
 	nv=$(sort -u "$CDIR/cocci-queue" | wc -l)
 	progress cocci "$(echo "$COCCI_RULES" | wc -w) rules on $nv file version(s) (cached ones skipped)"
@@ -443,20 +457,27 @@ cocci_run() {
 		opts=$(sed -n 's|^// *Options: *||p' "$r" | head -n 1)
 		# Options come from the rule, as scripts/coccicheck does.
 		# shellcheck disable=SC2086 # object and file lists, a word each
-		if ! spatch -D report --very-quiet --no-show-diff --no-includes --include-headers \
-			$opts --sp-file "$r" --dir "$in" >"$CDIR/cocci-rule.out" 2>"$CDIR/cocci-rule.err"; then
+		# (its stderr into a new file beside cocci-rule.err, renamed in)
+		rule_err=$(tmp_beside "$CDIR/cocci-rule.err") || die "cocci: cannot write in $CDIR"
+		# shellcheck disable=SC2086 # object and file lists, a word each
+		if ! write_file -k "$CDIR/cocci-rule.out" spatch -D report --very-quiet --no-show-diff --no-includes \
+			--include-headers $opts --sp-file "$r" --dir "$in" 2>"$rule_err"; then
+			mv -f -T "$rule_err" "$CDIR/cocci-rule.err"
 			warn "cocci: spatch failed with $(basename "$r"): $(tail -n 1 "$CDIR/cocci-rule.err")"
-			echo "cocci: failed: $(basename "$r"): $(tail -n 1 "$CDIR/cocci-rule.err")" >>"$CDIR/cocci-skipped"
+			no_link "$CDIR/cocci-skipped" &&
+				echo "cocci: failed: $(basename "$r"): $(tail -n 1 "$CDIR/cocci-rule.err")" >>"$CDIR/cocci-skipped" ||
+				die "cocci: cannot write $CDIR/cocci-skipped"
 			continue
 		fi
+		mv -f -T "$rule_err" "$CDIR/cocci-rule.err"
 		for v in "$in"/*; do
 			b=$(basename "$v")
 			# "/path/<blob>.c:12:3-9: msg" -> "@FILE@:12:3-9: msg"
-			grep -F "$v:" "$CDIR/cocci-rule.out" | sed "s|$v:|@FILE@:|" >"$k/${b%.*}.tmp" || true
-			mv "$k/${b%.*}.tmp" "$k/${b%.*}"
+			grep -F "$v:" "$CDIR/cocci-rule.out" | sed "s|$v:|@FILE@:|" | write_file "$k/${b%.*}" ||
+				die "cocci: cannot write $k/${b%.*} (disk full?)"
 		done
 	done
-	: >"$CDIR/cocci-queue"
+	write_file "$CDIR/cocci-queue" true || die "cocci: cannot write $CDIR/cocci-queue"
 }
 
 # normalised cocci findings of FILE at SIDE: "file: rule: msg"
@@ -465,7 +486,11 @@ cocci_findings() {
 	echo "$COCCI_KEYS" | while read -r k rn; do
 		[ -f "$k/$b" ] || { grep -q ": $rn.cocci:" "$CDIR/cocci-skipped" && continue; }
 		# (in a pipeline: die would only end the subshell)
-		[ -f "$k/$b" ] || { echo "no result of $rn.cocci for $2 at $1" >>"$CDIR/cocci-missing"; continue; }
+		[ -f "$k/$b" ] || {
+			no_link "$CDIR/cocci-missing" &&
+				echo "no result of $rn.cocci for $2 at $1" >>"$CDIR/cocci-missing"
+			continue
+		}
 		sed -E "s|^@FILE@:[0-9]+:[0-9-]+: *|$2: $rn: |" "$k/$b"
 	done
 }
@@ -528,7 +553,7 @@ finding_records() {
 
 mkdir -p "$CDIR" "$CACHE"
 rm -f "$CDIR/cocci-missing"
-: >"$CDIR/cocci-queue"
+write_file "$CDIR/cocci-queue" true || die "cocci: cannot write $CDIR/cocci-queue"
 
 # First: queue both versions of every touched file for coccinelle, so
 # that spatch runs once per rule (its results are cached by file content)

@@ -54,8 +54,8 @@ config_row() {
 	[ "$cf_args" != - ] || cf_args=
 	cf_frag=$CDIR/configs/$1.config
 	mkdir -p "$CDIR/configs" &&
-		{ [ "$3" = - ] || cat "$TOP/$3"; cat "$TOP/checks/configs/$4"; } >"$cf_frag.tmp" &&
-		mv "$cf_frag.tmp" "$cf_frag" || die "configs: cannot write $cf_frag (disk full?)"
+		{ [ "$3" = - ] || cat "$TOP/$3"; cat "$TOP/checks/configs/$4"; } | write_file "$cf_frag" ||
+		die "configs: cannot write $cf_frag (disk full?)"
 	cf_key=$(sha256sum <"$cf_frag" | cut -c1-12)
 }
 
@@ -79,13 +79,15 @@ config_side() {
 	shift 2
 	if [ "$cs_name" = w1 ]; then
 		# (cached, or none of the objects at this side: nothing to build)
-		side_prepare "$cs_side" configs-w1 "$@" || { [ -f "$f.rc" ] || echo 0 >"$f.rc"; return 0; }
+		side_prepare "$cs_side" configs-w1 "$@" || { [ -f "$f.rc" ] || echo 0 | write_file "$f.rc"; return 0; }
 		configure "$CDIR/obj/gcc" "$cs_side"
 		for obj in $objs_here; do rm -f "$CDIR/obj/gcc/$obj"; done
 		cs_rc=0
+		cs_log=$(tmp_beside "$f") || die "configs: cannot write in $(dirname "$f")"
 		# shellcheck disable=SC2086 # object lists, a word each
-		make -k -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" W=1 $objs_here >"$f.tmp" 2>&1 || cs_rc=$?
-		echo "$cs_rc" >"$f.rc" && mv "$f.tmp" "$f"
+		make -k -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" W=1 $objs_here >"$cs_log" 2>&1 || cs_rc=$?
+		echo "$cs_rc" | write_file "$f.rc" && mv -f -T "$cs_log" "$f" ||
+			die "configs: cannot write $f (disk full?)"
 		return 0
 	fi
 	config_row "$cs_name"
@@ -99,18 +101,23 @@ config_side() {
 	case " $cf_args " in *" LLVM=1 "*) cs_cc="ccache clang" ;; esac
 	cs_rc=0
 	rm -f "$f.kconfig"
+	# the log: a new file beside $f (lib.sh: tmp_beside), renamed in last;
+	# the others written whole (write_file): no link at a name of the
+	# cache is written through
+	cs_log=$(tmp_beside "$f") || die "configs: cannot write in $(dirname "$f")"
 	# shellcheck disable=SC2086 # make arguments, a word each
-	if kconfig_fragment "$CT" "$cs_o" "$cf_frag" $cf_args >"$f.tmp" 2>&1; then
+	if kconfig_fragment "$CT" "$cs_o" "$cf_frag" $cf_args >"$cs_log" 2>&1; then
 		make -C "$CT" O="$cs_o" $cf_args CC="$cs_cc" HOSTCC="ccache gcc" -j"$JOBS" vmlinux \
-			>>"$f.tmp" 2>&1 || cs_rc=$?
+			>>"$cs_log" 2>&1 || cs_rc=$?
 	else
 		# the configuration did not take: said, never a build that
 		# "fails" alike on both sides and so finds nothing new
 		cs_rc=$?
-		grep -m 1 'config' "$f.tmp" >"$f.kconfig" || echo "kconfig failed" >"$f.kconfig"
+		{ grep -m 1 'config' "$cs_log" || echo "kconfig failed"; } | write_file "$f.kconfig"
 	fi
-	page_size "$cs_o" >"$f.page" || : >"$f.page"
-	echo "$cs_rc" >"$f.rc" && mv "$f.tmp" "$f"
+	write_file "$f.page" page_size "$cs_o" || write_file "$f.page" true
+	echo "$cs_rc" | write_file "$f.rc" && mv -f -T "$cs_log" "$f" ||
+		die "configs: cannot write $f (disk full?)"
 }
 
 # config_findings SIDE NAME OBJ...: the normalised findings of NAME's

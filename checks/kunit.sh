@@ -135,6 +135,10 @@ for c in $commits; do
 	fi
 	progress "kunit $short" "kernel ready in $(( $(date +%s) - start ))s"
 	mkdir -p "$d"
+	# $o is kept while its kernel is up to date: each file of it written
+	# here is removed first or written whole (write_file), so that no
+	# link left at its name is written through (kunit.py opens --json
+	# itself; kunit-records adds to --to and --failures, O_NOFOLLOW)
 	rm -f "$rec" "$o/failures.tmp"
 	: >"$o/failures.tmp"
 	while read -r name cpu what; do
@@ -150,6 +154,7 @@ for c in $commits; do
 		for s in $KUNIT_SUITES; do
 			progress "kunit $short" "$s under -cpu $cpu ($what)"
 			rc=0
+			rm -f "$d/$name-$s.json" "$d/$name-$s.log" "$d/$name-$s.err"
 			# exec boots the kernel built above; it never rebuilds it
 			python3 "$CT/tools/testing/kunit/kunit.py" exec --arch=x86_64 \
 				--build_dir="$o" --timeout="$KUNIT_TIMEOUT" \
@@ -172,14 +177,15 @@ for c in $commits; do
 $KUNIT_CPUS
 EOT
 	# failures new against the base (same case, same variant)
-	sort "$o/failures.tmp" >"$o/failures.txt" && rm -f "$o/failures.tmp"
+	write_file "$o/failures.txt" sort "$o/failures.tmp" && rm -f "$o/failures.tmp" ||
+		die "results: cannot write $o/failures.txt (disk full?)"
 	if [ "$c" != "$base" ]; then
 		bf=$CDIR/kunit/$base/failures.txt
 		if [ -f "$bf" ]; then
-			comm -13 "$bf" "$o/failures.txt" >"$o/new-failures.txt"
+			write_file "$o/new-failures.txt" comm -13 "$bf" "$o/failures.txt"
 		else
-			cp "$o/failures.txt" "$o/new-failures.txt"
-		fi
+			write_file "$o/new-failures.txt" cat "$o/failures.txt"
+		fi || die "results: cannot write $o/new-failures.txt (disk full?)"
 		if [ -s "$o/new-failures.txt" ]; then
 			warn "$short: KUnit failures new against the base:"
 			sed 's/^/  /' "$o/new-failures.txt" >&2
