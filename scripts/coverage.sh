@@ -49,7 +49,9 @@ done
 
 find "$COV" -name '*.gcda' -exec rm -f {} + ||
 	die "counters: cannot remove the old .gcda files under $COV"
-rm -rf "$COV/html" "$COV/summary.txt" "$COV/summary.json"
+# (the report's files and logs removed first: each is written anew, and
+# a link left at one of their names is not written through)
+rm -rf "$COV/html" "$COV/summary.txt" "$COV/summary.json" "$COV/prove.log" "$COV/gcovr.log"
 mkdir -p "$COV/html" "$COV/test" || die "report: cannot create $COV/html"
 
 start=$(date +%s)

@@ -357,19 +357,23 @@ for name; do
 		failed=$((failed + 1))
 		continue
 	fi
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/deps-check.XXXXXX")
+	# the check's what and log beside its directory, all in one of
+	# mktemp's: no name of a shared TMPDIR that a link could wait at
+	top=$(mktemp -d "${TMPDIR:-/tmp}/deps-check.XXXXXX")
+	dir=$top/work
+	mkdir "$dir"
 	rc=0
 	# in the background: 'set -e' is ignored inside an && or || list
-	(set -e; cd "$dir"; "$fn") 3>"$dir.what" >"$dir.log" 2>&1 </dev/null &
+	(set -e; cd "$dir"; "$fn") 3>"$top/what" >"$top/log" 2>&1 </dev/null &
 	wait $! || rc=$?
-	what=$(cat "$dir.what")
+	what=$(cat "$top/what")
 	if [ "$rc" = 0 ]; then
 		echo "ok $n - $name: $what"
 	else
 		echo "not ok $n - $name: $what (exit $rc)"
-		tail -n 20 "$dir.log" | sed 's/^/# /'
+		tail -n 20 "$top/log" | sed 's/^/# /'
 		failed=$((failed + 1))
 	fi
-	rm -rf "$dir" "$dir.log" "$dir.what"
+	rm -rf "$top"
 done
 [ "$failed" = 0 ] || { echo "# $failed of $n dependencies failed their check"; exit 1; }

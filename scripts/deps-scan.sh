@@ -22,8 +22,12 @@ if [ $# = 0 ]; then
 	# shellcheck disable=SC2046 # one word per file
 	set -- $(git ls-files '*.sh' '*.t' '*.mk' Makefile .ci/run)
 fi
-scan=${TMPDIR:-/tmp}/deps-scan.$$
-trap 'rm -f "$scan" "$scan".*' EXIT
+# its files in a directory of mktemp's: none at a name of a shared TMPDIR
+# that a link could wait at (deps-scan.$$ was one)
+scan_dir=$(mktemp -d "${TMPDIR:-/tmp}/deps-scan.XXXXXX") ||
+	die "scan: cannot create a directory in ${TMPDIR:-/tmp}"
+trap 'rm -rf "$scan_dir"' EXIT
+scan=$scan_dir/scan
 
 # Words that the scan finds in prose (messages, case labels, heredocs)
 # and that happen to name a program; none of them is run.

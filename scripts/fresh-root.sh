@@ -81,6 +81,9 @@ base() {
 		cannot "this machine has no apt sources (/etc/apt/sources.list*)"
 	progress base "mmdebstrap --variant=apt $SUITE from this machine's apt sources"
 	rc=0
+	# (removed first: the cache's files are made anew, a link left at
+	# their names not written through)
+	rm -f "$TARBALL.tmp" "$CACHE/mmdebstrap.log"
 	# shellcheck disable=SC2046 # one word per file (apt names them without blanks)
 	mmdebstrap --variant=apt --mode=root --format=tar --quiet $(printf '%s\n' "$args" | grep '^--') \
 		"$SUITE" "$TARBALL.tmp" $(printf '%s\n' "$args" | grep -v '^--') \
@@ -92,7 +95,7 @@ base() {
 		tail -n 20 "$CACHE/mmdebstrap.log" >&2
 		die "base: mmdebstrap failed (exit $rc): see $CACHE/mmdebstrap.log"
 	fi
-	mv "$TARBALL.tmp" "$TARBALL"
+	mv -f -T "$TARBALL.tmp" "$TARBALL"
 	progress base "made $TARBALL ($(du -m "$TARBALL" | cut -f1) MiB)"
 }
 
@@ -132,6 +135,8 @@ run() {
 	trap 'exit 1' INT TERM HUP
 	progress run "extracting the root into $root"
 	tar -C "$root" -xf "$TARBALL"
+	# (the root's own may be a link, to a path of the host's: replaced)
+	rm -f "$root/etc/resolv.conf"
 	cp /etc/resolv.conf "$root/etc/resolv.conf"
 	# The machine's local CA certificates, as its resolver and apt proxy:
 	# what its network needs (a TLS-inspecting egress proxy, for the npm
