@@ -256,7 +256,7 @@ void series_read(struct report *r)
 {
 	struct series *se = &r->series;
 	const char *path = r->series_path;
-	char *line = NULL, *dir;
+	char *line = NULL, *dir, err[8192];
 	size_t cap = 0;
 	unsigned int ln = 0;
 	FILE *f;
@@ -266,12 +266,15 @@ void series_read(struct report *r)
 			return;
 		path = "patches/series";
 	}
+	dir = strrchr(path, '/') ? xasprintf("%.*s", (int)(strrchr(path, '/') - path), path) :
+				   xstrdup(".");
+	/* no file of the series' directory is read through a link */
+	if (mbox_dir_plain(dir, err, sizeof(err)))
+		die("patches: %s", err);
 	f = fopen(path, "r");
 	if (!f)
 		die("series: %s: cannot open: %s", path, strerror(errno));
 	se->path = xstrdup(path);
-	dir = strrchr(path, '/') ? xasprintf("%.*s", (int)(strrchr(path, '/') - path), path) :
-				   xstrdup(".");
 	while (getline(&line, &cap, f) >= 0) {
 		char *file, *status, *id, *save, *mbox;
 		struct series_patch *p;

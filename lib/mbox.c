@@ -715,3 +715,47 @@ void mbox_free(struct mbox *box)
 	box->msg = NULL;
 	box->nmsg = 0;
 }
+
+/*
+ * A symlink in patches/ (tracked: a pulled commit can carry one) would
+ * have a tool read a mail from outside it, or a writer of patches/ write
+ * through it: every entry must be a regular file or a directory, the
+ * rule of the shell tools' patches_plain (scripts/lib.sh).  dir itself
+ * may be a link (a copy of patches/ the user names).
+ */
+int mbox_dir_plain(const char *dir, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	char *path;
+	int r = 0;
+
+	if (!d) {
+		snprintf(err, errlen, "%s: cannot read the directory: %s", dir, strerror(errno));
+		return -1;
+	}
+	while (!r && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (asprintf(&path, "%s/%s", dir, e->d_name) < 0) {
+			snprintf(err, errlen, "%s: %s", dir, strerror(ENOMEM));
+			r = -1;
+			break;
+		}
+		if (lstat(path, &st)) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			r = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			r = mbox_dir_plain(path, err, errlen);
+		} else if (!S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "'%s' is %s: %s", path,
+				 S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file",
+				 "patches/ holds regular files only, none is read or written through a link; put the file itself there (git rm the link, git add the file)");
+			r = -1;
+		}
+		free(path);
+	}
+	closedir(d);
+	return r;
+}

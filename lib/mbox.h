@@ -19,6 +19,10 @@
  *   mbox_bare_subject(subject, buf, n)  "Re: [PATCH 3/7] foo" -> "foo",
  *                                       as git mailinfo without -k
  *   mbox_free(&box)
+ *   mbox_dir_plain(dir, err, errlen)    every entry under dir (patches/) is
+ *                                       a regular file or a directory: 0,
+ *                                       or -1 with the first that is not
+ *                                       named in err
  *
  * Splitting is 'git mailsplit' itself: a mail starts at a "From " line
  * that ends in a date ("From <id> Mon Sep 17 00:00:00 2001"), whether or
@@ -70,5 +74,6 @@ const struct mbox_header *mbox_header_at(const struct mbox_msg *msg,
 int mbox_has_diff(const struct mbox_msg *msg);
 void mbox_bare_subject(const char *subject, char *out, size_t len);
 void mbox_free(struct mbox *box);
+int mbox_dir_plain(const char *dir, char *err, size_t errlen);
 
 #endif /* MBOX_H */

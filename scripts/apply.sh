@@ -40,6 +40,8 @@ esac
 git check-ref-format "$SERIES_REF" ||
 	usage_die "SERIES_REF='$SERIES_REF' is not a valid ref name (git check-ref-format)"
 work=$OUT/apply/${SERIES_REF##*/}
+# no file of patches/ is read through a link, before anything else
+patches_plain
 
 # the worktree is this repository's, before anything moves or is written
 worktree_check

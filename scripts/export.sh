@@ -31,6 +31,8 @@ set -eu
 
 PATCHES=${PATCHES:-$TOP/patches}
 DEST=${PATCHES_OUT:-$PATCHES}
+# what is read and what is written: files, no link (lib.sh: patches_plain)
+patches_plain "$PATCHES" "$DEST"
 [ -n "${VERSION:-}" ] || VERSION=$(sed -n 's/^Subject: \[PATCH v\([0-9][0-9]*\) 0\/[0-9].*/\1/p' \
 	"$PATCHES/0000-cover-letter.mbox" 2>/dev/null | head -n 1)
 VERSION=${VERSION:-1}

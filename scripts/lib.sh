@@ -133,6 +133,29 @@ no_link() {
 	done
 }
 
+# patches_plain [DIR...]: every entry under DIR (default: $PATCHES) is a
+# regular file or a directory: a symlink in patches/ (tracked: a pulled
+# commit can carry one) would have apply, send or the checks read a file
+# outside it, and trailers or export write through it.  Called by every
+# tool of patches/ before it reads or changes anything: a refusal names
+# the entry and changes nothing.  DIR itself may be a link (a copy of
+# patches/ the user names); the C tools' rule is the same
+# (lib/mbox.c: mbox_dir_plain).
+patches_plain() {
+	[ $# -gt 0 ] || set -- "$PATCHES"
+	for pp_d; do
+		[ -d "$pp_d" ] || continue
+		pp_bad=$(find "$pp_d/" -mindepth 1 ! -type f ! -type d -printf '%y %p\n' | head -n 1)
+		[ -n "$pp_bad" ] || continue
+		case ${pp_bad%% *} in
+		l) pp_what="a symbolic link (to '$(readlink "${pp_bad#* }")')" ;;
+		p) pp_what='a FIFO' ;;
+		*) pp_what="not a regular file (find -type ${pp_bad%% *})" ;;
+		esac
+		die "patches: '${pp_bad#* }' is $pp_what: patches/ holds regular files only, none is read or written through a link; put the file itself there (git rm the link, git add the file); nothing changed"
+	done
+}
+
 # die_rc RC MSG...: die, but with the status of the tool that failed when
 # it was more than a plain failure (a crash, a sanitizer's 86), so that the
 # caller sees what the tool said, not a flattened 1

@@ -16,12 +16,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-worktree_check
-worktree_lock "range-diff of the series against ${PREV:-its previous version}"
-head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
-	die "series: $REF_NS/series is not set: run 'make apply' first"
-base=$(base_commit)
-
+prev_word=${PREV:-its previous version}
 if [ -z "${PREV:-}" ]; then
 	if [ -n "$(git -C "$TOP" status --porcelain -- patches)" ]; then
 		PREV=HEAD
@@ -36,6 +31,19 @@ prev_rev=$(git -C "$TOP" rev-parse -q --verify "$PREV^{commit}") ||
 
 git -C "$TOP" cat-file -e "$prev_rev:patches/series" 2>/dev/null ||
 	die "prev: $PREV ($prev_rev) has no patches/series: name a version with PREV=<rev>"
+# its patches/ holds files only (lib.sh: patches_plain), before anything
+# is read: a link (mode 120000 in git's tree) is named as git has it
+prev_link=$(git -C "$TOP" ls-tree -r "$prev_rev" -- patches |
+	awk -F'\t' '{ split($1, m, " ") } m[1] != "100644" && m[1] != "100755" {
+		print (m[1] == "120000" ? "a symbolic link" : "not a regular file") "\t" $2; exit }')
+[ -z "$prev_link" ] ||
+	die "prev: patches: '${prev_link#*	}' of $PREV ($(printf %.12s "$prev_rev")) is ${prev_link%%	*}: patches/ holds regular files only, none is read through a link; nothing changed"
+worktree_check
+worktree_lock "range-diff of the series against $prev_word"
+head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
+	die "series: $REF_NS/series is not set: run 'make apply' first"
+base=$(base_commit)
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-range-diff.XXXXXX") ||
 	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
 trap 'rm -rf "$tmp"; wgit checkout -q --detach "$head" 2>/dev/null || true' EXIT

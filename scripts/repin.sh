@@ -39,6 +39,8 @@ if [ -n "${TO_DEBIAN:-}" ]; then
 		usage_die "TO_DEBIAN='$TO_DEBIAN' is not a Debian version (as 6.12.115-2~deb12u1; apt-cache policy $PIN_PACKAGE lists them)"
 fi
 [ -n "${TO:-}${TO_DEBIAN:-}" ] || usage_die "TO=<rev> or TO_DEBIAN=<version> make repin"
+# no patch is read through a link, before anything else
+patches_plain
 
 worktree_check
 worktree_lock "repin onto ${TO:-$TO_DEBIAN}"

@@ -22,6 +22,7 @@ if [ "${CI_QUICK:-}" = 1 ]; then CI_OUT=${CI_OUT:-$OUT/quick}; else CI_OUT=${CI_
 REPORT=${REPORT:-$CI_OUT/report.json}
 [ -f "$REPORT" ] || die "report: $REPORT is missing: run 'make' (or make ci) first, or set REPORT"
 if [ -z "${COVER:-}" ]; then
+	patches_plain "$TOP/patches"
 	cover=$(awk '!/^#/ && $2 == "cover" { print $1; exit }' "$TOP/patches/series")
 	[ -n "$cover" ] || die "cover: patches/series names no cover letter: set COVER=<mbox>"
 	COVER=$TOP/patches/$cover

@@ -31,6 +31,8 @@ case ${SEND:-} in
 esac
 [ -z "${SEND_OVERRIDE+x}" ] || [ -n "$SEND_OVERRIDE" ] ||
 	usage_die "SEND_OVERRIDE='' gives no reason: SEND_OVERRIDE='why this goes out without CI'"
+# no mail is read through a link, before anything else
+patches_plain
 
 # ci_verdict: why the CI results do not pass the current series (a line),
 # or nothing when they do

@@ -36,6 +36,7 @@ case ${NO_APPLY:-} in
 *) usage_die "NO_APPLY=1 (or unset), not '$NO_APPLY'" ;;
 esac
 
+patches_plain
 REJECTED=$PATCHES/trailers.rejected
 PROVENANCE=$PATCHES/trailers.provenance
 tab=$(printf '\t')

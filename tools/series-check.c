@@ -210,7 +210,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	char line[PATH_MAX + 256], dircopy[PATH_MAX], *dir;
+	char line[PATH_MAX + 256], dircopy[PATH_MAX], err[PATH_MAX * 2 + 256], *dir;
 	struct entry *ent = NULL;
 	size_t nent = 0, i, j;
 	unsigned int lineno = 0;
@@ -221,13 +221,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: " PROG " patches/series\n");
 		return 2;
 	}
+	snprintf(dircopy, sizeof(dircopy), "%s", argv[1]);
+	dir = dirname(dircopy);
+	/* no file of the series' directory is read through a link */
+	if (mbox_dir_plain(dir, err, sizeof(err))) {
+		fprintf(stderr, PROG ": patches: %s\n", err);
+		return 1;
+	}
 	f = fopen(argv[1], "r");
 	if (!f) {
 		perror(PROG ": open series file");
 		return 1;
 	}
-	snprintf(dircopy, sizeof(dircopy), "%s", argv[1]);
-	dir = dirname(dircopy);
 
 	/*
 	 * One error per fault: a line whose status is unknown leaves the

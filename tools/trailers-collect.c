@@ -108,15 +108,21 @@ static int load_series(const char *series, struct patch **out, size_t *n)
 	char line[PATH_MAX + 64], dircopy[PATH_MAX], path[PATH_MAX * 2];
 	char err[PATH_MAX + 256], status[16], file[PATH_MAX];
 	struct patch *p = NULL, *np;
-	FILE *f = fopen(series, "r");
+	FILE *f;
 	char *dir;
 
+	snprintf(dircopy, sizeof(dircopy), "%s", series);
+	dir = dirname(dircopy);
+	/* no file of the series' directory is read through a link */
+	if (mbox_dir_plain(dir, err, sizeof(err))) {
+		fprintf(stderr, PROG ": patches: %s\n", err);
+		return -1;
+	}
+	f = fopen(series, "r");
 	if (!f) {
 		fprintf(stderr, PROG ": %s: cannot open\n", series);
 		return -1;
 	}
-	snprintf(dircopy, sizeof(dircopy), "%s", series);
-	dir = dirname(dircopy);
 	*n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		struct mbox box;
