@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 COLLECT=$BIN/trailers-collect
 [ -x "$COLLECT" ] || bail "tools are not built: run 'make tools'"
-plan 21
+plan 22
 
 # reply IN-REPLY-TO SUBJECT BODY
 reply() {
@@ -253,6 +253,17 @@ ids_replies() {
 trail() {
 	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/${1:-ids.mbox} NO_APPLY=1 sh "$TOP/scripts/trailers.sh" 2>err
 }
+
+test_expect_success 'a link at a name trailers writes (FILE.trailers-new) or reads: refused, the file it names as it was' '
+	setup && ids_replies >ids.mbox && f2=$(patch_file 2) && mkdir outside &&
+	echo canary >outside/c && ln -s "$SCRATCH/outside/c" "p/$f2.trailers-new" && cp -r p p0 &&
+	expect_fail trail && grep_err "trailers: patches: .*p/$f2.trailers-new. is a symbolic link" &&
+	grep_err "nothing changed" && [ "$(cat outside/c)" = canary ] && diff -r p0 p && [ -f "p/$f2" ] &&
+	rm "p/$f2.trailers-new" && ln -s "$SCRATCH/outside/c" p/trailers.provenance.trailers-new && cp -r p p1 &&
+	expect_fail trail && grep_err "is a symbolic link" && [ "$(cat outside/c)" = canary ] && diff -r p1 p &&
+	rm p/trailers.provenance.trailers-new && trail && ! grep -q "trailers-new" err &&
+	grep -qx "Reviewed-by: Rev One <one@example.org>" "p/$f2" && [ -z "$(find p -name ".*")" ]
+'
 
 test_expect_success 'provenance: each trailer folded is kept with the Message-Id of its reply; a second run adds no line' '
 	setup && ids_replies >ids.mbox && trail || { cat err; return 1; }
