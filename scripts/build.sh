@@ -155,7 +155,8 @@ btgit() {
 # it belongs to another repository (KERNEL_TREE changed)
 build_tree_take() {
 	mkdir -p "$OUT/kbuild" || die "build: cannot create $OUT/kbuild"
-	command exec 7>>"$BUILD_TREE.lock" || die "build: cannot open $BUILD_TREE.lock"
+	no_link "$BUILD_TREE.lock" && command exec 7>>"$BUILD_TREE.lock" ||
+		die "build: cannot open $BUILD_TREE.lock"
 	if ! flock -n 7; then
 		bt_pid=''
 		read -r bt_pid _ <"$BUILD_TREE.lock" 2>/dev/null || true
@@ -265,6 +266,10 @@ build_one() {
 	walked=$(cat "$w/.commit" 2>/dev/null || true)
 	rm -rf "$o" "$o.tmp"
 	btgit checkout -q --detach "$c" || die "build: git checkout $c in $BUILD_TREE failed"
+	# the walk directory's own files, removed before they are written:
+	# a link put at one of those names is never written through
+	rm -f "$w/.building" "$w/.log" "$w/.by-target" "$w/.compiled" "$w/.warnings.new" \
+		"$w/build-id.json.tmp"
 	proc_owner >"$w/.building"
 	rm -f "$w/.commit"
 	start=$(date +%s)
@@ -390,12 +395,14 @@ fi
 # new warnings against the parent's build, when it was built
 parent=$(kgit rev-parse -q --verify "$c^" || true)
 if [ -n "$parent" ] && [ -f "$OUT/build/$parent/warnings.txt" ]; then
-	tree_paths_out "$BUILD_TREE" "$o" <"$OUT/build/$parent/warnings.txt" | LC_ALL=C sort >"$o/parent-warnings.tmp"
-	tree_paths_out "$BUILD_TREE" "$o" <"$o/warnings.txt" | LC_ALL=C sort >"$o/warnings.tmp"
-	LC_ALL=C comm -13 "$o/parent-warnings.tmp" "$o/warnings.tmp" >"$o/new-warnings.txt"
-	rm -f "$o/parent-warnings.tmp" "$o/warnings.tmp"
+	nw_p=$(tmp_beside "$o/parent-warnings") && nw_c=$(tmp_beside "$o/warnings") &&
+		tree_paths_out "$BUILD_TREE" "$o" <"$OUT/build/$parent/warnings.txt" | LC_ALL=C sort >"$nw_p" &&
+		tree_paths_out "$BUILD_TREE" "$o" <"$o/warnings.txt" | LC_ALL=C sort >"$nw_c" &&
+		write_file "$o/new-warnings.txt" env LC_ALL=C comm -13 "$nw_p" "$nw_c" ||
+		die "build: cannot write $o/new-warnings.txt (disk full?)"
+	rm -f "$nw_p" "$nw_c"
 else
-	: >"$o/new-warnings.txt"
+	write_file "$o/new-warnings.txt" true || die "build: cannot write $o/new-warnings.txt (disk full?)"
 fi
 if [ -s "$o/new-warnings.txt" ]; then
 	warn "$short adds $(wc -l <"$o/new-warnings.txt") warning(s):"
