@@ -201,6 +201,23 @@ static int empty_name(json_object *rec)
 		empty_string(params, record_name_params));
 }
 
+/*
+ * a bench-vm record of this schema that does not name the kernel build
+ * it measured ("build"): the readers refuse it (record-fields.c); one of
+ * schema 1 (record-reuse rewrites those as they are) is of the one build
+ * there was then
+ */
+static int no_build(json_object *rec)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(rec, "suite", &v) &&
+	       !strcmp(json_object_get_string(v), "bench-vm") &&
+	       json_object_object_get_ex(rec, "schema", &v) &&
+	       !strcmp(json_object_get_string(v), RECORD_SCHEMA) &&
+	       !json_object_object_get_ex(rec, "build", NULL);
+}
+
 /* a NaN or an infinity anywhere in V: json-c would write "NaN" */
 static int non_finite(json_object *v)
 {
@@ -234,7 +251,7 @@ int record_write(FILE *f, json_object *rec)
 	const char *s;
 	int r = 0, e = 0;
 
-	e = non_finite(rec) ? EDOM : empty_name(rec) ? EINVAL : 0;
+	e = non_finite(rec) ? EDOM : empty_name(rec) || no_build(rec) ? EINVAL : 0;
 	if (e) {
 		json_object_put(rec);
 		errno = e;

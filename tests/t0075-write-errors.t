@@ -83,7 +83,9 @@ test_expect_success 'record-write: empty names, a value or a sample with more te
 test_expect_success 'the reader refuses empty names and empty string fields, naming file and line' '
 	"$BIN/record-write" --suite bench-vm --case nd_pmem/rebind --metric memmap_init_ms --unit ms \
 		--commit 2222222222222222222222222222222222222222 --accel tcg \
-		--json "params={\"qemu_cpu\": \"max\"}" 1 2 >good.jsonl &&
+		--json "params={\"qemu_cpu\": \"max\"}" --json "build=$(cat "$BUILD_ID")" 1 2 >good.jsonl &&
+	rc=0 && "$BIN/record-write" --suite bench-vm --case c --metric m --unit ms 1 >nobuild.jsonl 2>err || rc=$? &&
+	cat err && [ $rc = 1 ] && [ ! -s nobuild.jsonl ] && grep -q "names no build" err &&
 	"$BIN/ci-report" good.jsonl >/dev/null &&
 	for f in suite case metric unit commit accel clock; do
 		sed "s/\"$f\":\"[^\"]*\"/\"$f\":\"\"/" good.jsonl >bad.jsonl &&
@@ -99,7 +101,7 @@ test_expect_success 'record-reuse: a file over its limit is an error naming it, 
 	a=$(printf "a%.0s" $(seq 40)) && c=$(printf "c%.0s" $(seq 40)) &&
 	for i in $(seq 40); do
 		"$BIN/record-write" --to in.jsonl --suite bench-vm --case nd_pmem/rebind --metric m \
-			--unit ms --commit "$a" 1 2 3 || return 1
+			--unit ms --commit "$a" --json "build=$(cat "$BUILD_ID")" 1 2 3 || return 1
 	done &&
 	"$BIN/record-reuse" --from "$a" --commit "$c" --to whole.jsonl in.jsonl &&
 	[ "$(grep -c "\"commit\":\"$c\"" whole.jsonl)" = 40 ] &&

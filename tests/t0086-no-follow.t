@@ -68,7 +68,7 @@ steps() {
 	step_fake_inputs() { echo "commit $1 opt ${FAKE_OPT:-0}"; }
 	step_fake_run() {
 		[ "$1" != "${FAIL_AT:-}" ] || { echo "fake: fails" >&2; return 1; }
-		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --case nd_pmem/rebind \
+		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --json "build=$(cat "$TOP/tests/fixtures/build-id.json")" --case nd_pmem/rebind \
 			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg 10 11 12
 	}
 	EOS

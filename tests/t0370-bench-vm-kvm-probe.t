@@ -56,7 +56,7 @@ run() {
 	shift
 	env FAKE_QEMU_VERSION=1 QEMU="$SCRATCH/qemu" KVM_PROBE_CACHE="$SCRATCH/kvm" KVM_PROBE_TIMEOUT=1 KVM_DEV=/dev/null \
 		BOOT_TIMEOUT=1 NVDIMM_DIR="$SCRATCH" NS_SIZE=512M BENCH_VM_RUN=one "$@" \
-		sh "$TOP/bench-vm/run.sh" --kernel bzImage --commit probe --results "r$n" 2>"err$n"
+		sh "$TOP/bench-vm/run.sh" --kernel bzImage --build-id "$BUILD_ID" --commit probe --results "r$n" 2>"err$n"
 	rc=$?
 	cat "err$n"
 	[ $rc = 1 ] || { echo "run $n: exit $rc, expected 1 (the fake never boots)"; return 1; }
@@ -93,7 +93,7 @@ test_expect_success 'another QEMU version probes again; KVM_REPROBE=1 probes aga
 test_expect_success '--accel kvm where the verdict is tcg: an error with the reason and the way out' '
 	fake && run 1 && run 2 &&
 	QEMU=$SCRATCH/qemu FAKE_QEMU_VERSION=1 KVM_PROBE_CACHE=$SCRATCH/kvm KVM_DEV=/dev/null NVDIMM_DIR=$SCRATCH NS_SIZE=512M \
-		expect_fail sh "$TOP/bench-vm/run.sh" --accel kvm --kernel bzImage --commit probe --results r3 &&
+		expect_fail sh "$TOP/bench-vm/run.sh" --accel kvm --kernel bzImage --build-id "$BUILD_ID" --commit probe --results r3 &&
 	grep_err "accel: kvm was asked for but .*KVM_REPROBE=1 probes again" &&
 	[ "$(probes)" = $kvm_rw ] && no_qemu_under "$SCRATCH"
 '
@@ -112,7 +112,7 @@ test_expect_success 'each way a probe ends has its verdict and words: an abort u
 	grep -q "accel: tcg: KVM is not used: QEMU refused -accel kvm (exit 1: .*failed to initialize kvm" err2 &&
 	[ "$(sed -n 1p "$v")" = tcg ] &&
 	rm -r kvm && { rc=0; FAKE_QEMU_MODE=badkernel QEMU=$SCRATCH/qemu KVM_PROBE_CACHE=$SCRATCH/kvm KVM_DEV=/dev/null \
-		NVDIMM_DIR=$SCRATCH NS_SIZE=512M sh "$TOP/bench-vm/run.sh" --kernel bzImage --commit probe --results r3 2>err3 || rc=$?; } &&
+		NVDIMM_DIR=$SCRATCH NS_SIZE=512M sh "$TOP/bench-vm/run.sh" --kernel bzImage --build-id "$BUILD_ID" --commit probe --results r3 2>err3 || rc=$?; } &&
 	cat err3 && [ $rc = 2 ] &&
 	grep -q "accel: tcg: KVM is not used: QEMU did not start the probe guest (exit 1: .*could not load kernel.*): no verdict on KVM, nothing cached" err3 &&
 	[ -z "$(ls kvm | grep -v "\.console$\|\.qemu\.log$")" ] &&
@@ -142,7 +142,7 @@ why
 test_expect_success 'a whole cached kvm verdict that no longer holds: the preflight refusal names the cache and KVM_REPROBE=1' '
 	fake && run 1 && v=$(verdict) && sed "1s/.*/kvm/" "$v" >v.new && mv v.new "$v" &&
 	{ rc=0; FAKE_QEMU_MODE=abort QEMU=$SCRATCH/qemu FAKE_QEMU_VERSION=1 KVM_PROBE_CACHE=$SCRATCH/kvm KVM_DEV=/dev/null \
-		NVDIMM_DIR=$SCRATCH NS_SIZE=512M sh "$TOP/bench-vm/run.sh" --kernel bzImage --commit probe --results r2 2>err || rc=$?; } &&
+		NVDIMM_DIR=$SCRATCH NS_SIZE=512M sh "$TOP/bench-vm/run.sh" --kernel bzImage --build-id "$BUILD_ID" --commit probe --results r2 2>err || rc=$?; } &&
 	cat err && [ $rc = 2 ] &&
 	grep -q "options: QEMU cannot make this machine (.*-accel kvm (-accel kvm from the verdict cached in $v, probed .*: KVM_REPROBE=1 probes again))" err &&
 	[ -z "$(ls -A r2 2>/dev/null)" ] && no_qemu_under "$SCRATCH"

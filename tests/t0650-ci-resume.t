@@ -22,7 +22,7 @@ setup() {
 		echo "$1" >>"$SCRATCH/ran"
 		# FAIL_AT=<commit>: this step dies there, as an interrupted run would
 		[ "$1" != "${FAIL_AT:-}" ] || { echo "fake: interrupted" >&2; return 1; }
-		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --case nd_pmem/rebind \
+		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --json "build=$(cat "$TOP/tests/fixtures/build-id.json")" --case nd_pmem/rebind \
 			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg ${FAKE_SAMPLES:-10 11 12}
 		# SLOW_HEAD=1: a host benchmark 20% slower at the head
 		[ "${SLOW_HEAD:-0}" = 1 ] || return 0

@@ -58,7 +58,7 @@ setup() {
 	step_bench_vm_inputs() { echo "commit $1 ${FAKE_CLOCK:-icount}"; }
 	step_bench_vm_run() {
 		step bench-vm "$1" && [ "$1" != "${FAIL_VM:-}" ] &&
-		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --case nd_pmem/rebind \
+		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --json "build=$(cat "$TOP/tests/fixtures/build-id.json")" --case nd_pmem/rebind \
 			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg \
 			--clock "${FAKE_CLOCK:-icount}" 10 10 10
 	}

@@ -66,7 +66,7 @@ setup() {
 		[ "$2" != "${SKIP_AT:-}" ] || { skip "$3" "fake: skipped on purpose"; return; }
 		c=nd_pmem/rebind
 		[ "$1" = bench-vm ] || c=$1/rebind
-		"$BIN/record-write" --to "$3/records.jsonl" --suite bench-vm --case "$c" \
+		"$BIN/record-write" --to "$3/records.jsonl" --suite bench-vm --json "build=$(cat "$TOP/tests/fixtures/build-id.json")" --case "$c" \
 			--metric memmap_init_ms --unit ms --commit "$2" --accel tcg --clock icount \
 			${FAKE_SAMPLES:-10 11 12}
 	}

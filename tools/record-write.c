@@ -203,7 +203,7 @@ int main(int argc, char **argv)
 	if (record_write(out, rec) || record_close(out)) {
 		fprintf(stderr, PROG ": write: %s: %s\n", to ? to : "stdout",
 			errno == EDOM	  ? "a number is NaN or infinite: no record" :
-			errno == EINVAL ? "a name or field is empty: no record" :
+			errno == EINVAL ? "a name or field is empty, or a bench-vm record names no build (--json build=...): no record" :
 					  strerror(errno));
 		return 1;
 	}
