@@ -559,6 +559,13 @@ run_step() {
 		printf '%s\n' "$rs_inputs" >"$rs_new/inputs" &&
 		{ [ -z "$rs_key" ] || printf '%s\n' "$rs_key" >"$rs_new/key"; } ||
 		die "$rs_s: cannot make $rs_new (disk full?): the results of $rs_short are as they were"
+	# kept, but made with other inputs than this run's: marked before the
+	# step starts, so that a run killed in it (a power cut) leaves them
+	# out of the report as well (a figure of another NS_SIZE beside its
+	# parent's would be compared as if it were this run's); a success,
+	# or a run that finds them up to date, removes the mark
+	[ ! -f "$rs_stamp" ] || write_file "$CI_OUT/$rs_c/.$rs_s.superseded" true ||
+		die "$rs_s: cannot write $CI_OUT/$rs_c/.$rs_s.superseded (disk full?)"
 	rs_from=$(reuse_source "$rs_s" "$rs_key" "$rs_c") || rs_from=
 	if [ -n "$rs_from" ]; then
 		progress "$rs_i/$n $rs_short" "$rs_s: the same content as $(printf %.12s "$rs_from"): its results, reused (log: $rs_new/log)"
@@ -596,12 +603,7 @@ run_step() {
 			die "$rs_s: moving $rs_new to $rs_dir failed (the reason is above)"
 		rs_where=$rs_dir
 	else
-		# kept, but made with other inputs than this run's: not reported
-		# (a figure of another NS_SIZE beside its parent's would be
-		# compared as if it were this run's) until a run makes them
-		# again or finds them up to date
-		write_file "$CI_OUT/$rs_c/.$rs_s.superseded" true ||
-			die "$rs_s: cannot write $CI_OUT/$rs_c/.$rs_s.superseded (disk full?)"
+		# kept, marked superseded before the step started (above)
 		rs_where=$rs_new
 		rs_kept=" ($rs_dir keeps the last good results, inputs $(printf %.12s "$(cat "$rs_stamp")"))"
 	fi

@@ -11,7 +11,7 @@
 GATE_ACK=/dev/null
 export GATE_ACK
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
-plan 7
+plan 8
 
 setup() {
 	fake_series repo &&
@@ -98,5 +98,44 @@ test_expect_success 'make quick has its own place: the full run'"'"'s results an
 	FAKE_SAMPLES="20 21 22" CI_QUICK=1 KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh \
 		OUT=$SCRATCH/o sh "$TOP/ci/run.sh" --report-only >r.out 2>r.err &&
 	grep -q "21.00 ms" o/quick/report.txt && diff -r full o/ci
+'
+# A step killed outright (SIGKILL of the whole run, a power cut) while
+# it reruns with other inputs than its last good run's: the results it
+# keeps are already marked superseded (ci/run.sh: run_step), so no
+# report takes them for this run's.  The mark was written once the step
+# had ended, which a killed run never reaches.  (Its own step, whose
+# records name their kernel build, as bench-vm records must.)
+test_expect_success 'a step killed outright as it reruns: its kept results were marked superseded before it started' '
+	fake_series repo && c2=$(git -C repo rev-parse HEAD~1) &&
+	cat >steps.sh <<-EOS &&
+	CI_ALL_STEPS=fake
+	BUILD_JSON=\$(cat "$BUILD_ID")
+	EOS
+	cat >>steps.sh <<-\EOS &&
+	step_fake_inputs() { echo "commit $1 opt ${FAKE_OPT:-0}"; }
+	step_fake_run() {
+		if [ "${FAKE_OPT:-0}" = 1 ] && [ "$1" = "$(git -C "$SCRATCH/repo" rev-parse HEAD~1)" ]; then
+			echo $$ >"$SCRATCH/driver.pid" && echo "fake: running" >&2
+			while :; do sleep 0.1; done
+		fi
+		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --case nd_pmem/rebind \
+			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg --json "build=$BUILD_JSON" 10 11 12
+	}
+	EOS
+	ci && [ -f ci/$c2/fake.stamp ] && [ ! -e ci/$c2/.fake.superseded ] && cp -a ci before || return 1
+	{
+		n=0
+		until grep -qs "fake: running" ci/$c2/.fake.attempt/log || [ $n -gt 600 ]; do sleep 0.1; n=$((n + 1)); done
+		kill -KILL -"$(cat driver.pid)"
+	} &
+	helper=$!
+	rc=0
+	FAKE_OPT=1 KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+		setsid -w sh "$TOP/ci/run.sh" >ci.out 2>ci.err || rc=$?
+	wait $helper; cat ci.err && [ $rc != 0 ] &&
+	cmp before/$c2/fake/records.jsonl ci/$c2/fake/records.jsonl &&
+	cmp before/$c2/fake.stamp ci/$c2/fake.stamp && [ -e ci/$c2/.fake.superseded ] &&
+	# found up to date again (the old inputs): no longer superseded
+	ci && grep -q "2/3 [0-9a-f]*: fake: up to date" ci.err && [ ! -e ci/$c2/.fake.superseded ]
 '
 done_testing
