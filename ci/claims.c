@@ -478,22 +478,194 @@ static struct text col_name(const struct report *r, size_t c)
 
 /* ---- the verdicts ---- */
 
-static const struct cell *find_cell(const struct table *t, const char *suite,
-				    const char *case_name, const char *metric, size_t col,
-				    const struct row **rowp)
+/*
+ * A claim compares like with like: its two cells are of one setup.  The
+ * table keeps rows of two setups apart (accel, CPU, -cpu, namespace size,
+ * QEMU and kernel builds, model: row_setup()); a row's cells may still be
+ * of runs with other rebind counts, which is a setup too.  The setup of a
+ * cell, for a claim: its row's (full: with the model, else without) and
+ * the rebinds of its records ("5 rebinds", "5/30 rebinds" for a cell of
+ * several runs that differ).
+ */
+static char *cell_setup(const struct table *t, const struct row *w, const struct cell *cl,
+			int full)
 {
-	size_t i;
+	char *s = full ? xstrdup(w->setup) : row_setup_plain(t, w->rec), *x, *reb = NULL;
+	size_t i, j;
+
+	for (i = 0; i < cl->nrecs; i++) {
+		double k = record_param(cl->recs[i], "rebinds");
+
+		for (j = 0; j < i && !isnan(k); j++)
+			if (record_param(cl->recs[j], "rebinds") == k)
+				break;
+		if (isnan(k) || j < i)
+			continue;
+		x = xasprintf("%s%s%g", reb ? reb : "", reb ? "/" : "", k);
+		free(reb);
+		reb = x;
+	}
+	if (!reb)
+		return s;
+	x = xasprintf("%s%s%s rebinds", s, *s ? ", " : "", reb);
+	free(s);
+	free(reb);
+	return x;
+}
+
+/* whether the setup text y has the part (of ", "-separated parts) at p, n long */
+static int has_part(const char *y, const char *p, size_t n)
+{
+	while (*y) {
+		const char *e = strstr(y, ", ");
+		size_t k = e ? (size_t)(e - y) : strlen(y);
+
+		if (k == n && !memcmp(y, p, n))
+			return 1;
+		y += k + (e ? 2 : 0);
+	}
+	return 0;
+}
+
+/* the parts of setup x that y lacks, ", "-joined */
+static char *parts_not_in(const char *x, const char *y)
+{
+	char *out = xstrdup(""), *t;
+
+	while (*x) {
+		const char *e = strstr(x, ", ");
+		size_t n = e ? (size_t)(e - x) : strlen(x);
+
+		if (!has_part(y, x, n)) {
+			t = xasprintf("%s%s%.*s", out, *out ? ", " : "", (int)n, x);
+			free(out);
+			out = t;
+		}
+		x += n + (e ? 2 : 0);
+	}
+	return out;
+}
+
+/* "ns 100 GiB vs ns 4 GiB": what differs of two setups, else both whole */
+static char *setup_diff(const char *x, const char *y)
+{
+	char *a = parts_not_in(x, y), *b = parts_not_in(y, x), *d;
+
+	d = *a && *b ? xasprintf("%s vs %s", a, b) : xasprintf("%s vs %s", x, y);
+	free(a);
+	free(b);
+	return d;
+}
+
+/* the cells a claim compares, and their setups */
+struct pair {
+	const struct row *a, *b;
+	const struct cell *ca, *cb;
+	char *sa, *sb;		/* their setups (cell_setup(), full) */
+	char *setup;		/* found: their one setup, without a model's part */
+	char *why;		/* not comparable: what differs */
+};
+
+enum pair_found { PAIR_FOUND, PAIR_MISSING, PAIR_DIFFER };
+
+/* the rows of suite, case and metric with samples at column col */
+static size_t candidates(const struct table *t, const char *suite, const char *case_name,
+			 const char *metric, size_t col, const struct row ***out)
+{
+	const struct row **v = NULL;
+	size_t i, n = 0;
 
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = &t->rows[i];
 
-		if (streq(w->rec->suite, suite) && streq(w->rec->case_name, case_name) &&
-		    streq(w->rec->metric, metric) && w->cells[col].n) {
-			*rowp = w;
-			return &w->cells[col];
+		if (!streq(w->rec->suite, suite) || !streq(w->rec->case_name, case_name) ||
+		    !streq(w->rec->metric, metric) || !w->cells[col].n)
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = w;
+	}
+	*out = v;
+	return n;
+}
+
+static void free_all(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * The cells of a claim, from_case at column fa and to_case at fb: the
+ * first pair of rows, in the table's order, whose cells are of one setup
+ * (cell_setup(), full) and, where want is given, of that setup without
+ * their model's part (the model beside a claim measured what the claim
+ * did).  PAIR_MISSING: a side has no row with samples there (p->ca or
+ * p->cb NULL); PAIR_DIFFER: both have, never of one setup: p->a, p->b
+ * are the first of each side, p->why what differs.  pair_free() after.
+ */
+static enum pair_found find_pair(const struct table *t, const char *suite, const char *from_case,
+				 const char *to_case, const char *metric, size_t fa, size_t fb,
+				 const char *want, struct pair *p)
+{
+	const struct row **va, **vb;
+	size_t na = candidates(t, suite, from_case, metric, fa, &va);
+	size_t nb = candidates(t, suite, to_case, metric, fb, &vb), i, j;
+	char **sa = xcalloc(na + 1, sizeof(char *)), **sb = xcalloc(nb + 1, sizeof(char *));
+	char **plain = xcalloc(na + 1, sizeof(char *));
+	enum pair_found found = na && nb ? PAIR_DIFFER : PAIR_MISSING;
+	size_t ka = 0, kb = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < na; i++) {
+		sa[i] = cell_setup(t, va[i], &va[i]->cells[fa], 1);
+		plain[i] = cell_setup(t, va[i], &va[i]->cells[fa], 0);
+	}
+	for (j = 0; j < nb; j++)
+		sb[j] = cell_setup(t, vb[j], &vb[j]->cells[fb], 1);
+	for (i = 0; i < na && found == PAIR_DIFFER; i++) {
+		if (want && strcmp(plain[i], want))
+			continue;
+		for (j = 0; j < nb && strcmp(sa[i], sb[j]); j++)
+			;
+		if (j < nb) {
+			found = PAIR_FOUND;
+			ka = i;
+			kb = j;
+			p->setup = xstrdup(plain[i]);
 		}
 	}
-	return NULL;
+	if (na) {
+		p->a = va[ka];
+		p->ca = &va[ka]->cells[fa];
+		p->sa = xstrdup(sa[ka]);
+	}
+	if (nb) {
+		p->b = vb[kb];
+		p->cb = &vb[kb]->cells[fb];
+		p->sb = xstrdup(sb[kb]);
+	}
+	/* the first of each side differ, or (want) both differ from it */
+	if (found == PAIR_DIFFER)
+		p->why = strcmp(sa[0], sb[0]) ? setup_diff(sa[0], sb[0]) :
+			 setup_diff(want, plain[0]);
+	free_all(sa, na);
+	free_all(sb, nb);
+	free_all(plain, na);
+	free(va);
+	free(vb);
+	return found;
+}
+
+static void pair_free(struct pair *p)
+{
+	free(p->sa);
+	free(p->sb);
+	free(p->setup);
+	free(p->why);
+	memset(p, 0, sizeof(*p));
 }
 
 /* half the last digit of a figure written with d decimals (-1: unknown) */
@@ -741,25 +913,33 @@ static ssize_t claim_commit(const struct report *r, ssize_t pi, const char *sel,
  * what the model says of the work the claim times.
  */
 static void model_beside(const struct report *r, const struct claim *c,
-			 struct claim_result *res, ssize_t fa, ssize_t fb)
+			 struct claim_result *res, ssize_t fa, ssize_t fb, const char *setup)
 {
-	const struct row *a, *b;
-	const struct cell *ca = find_cell(&r->t, c->suite, c->from_case, "est_cycles", fa, &a);
-	const struct cell *cb = find_cell(&r->t, c->suite, c->to_case, "est_cycles", fb, &b);
+	struct pair p;
+	enum pair_found found = find_pair(&r->t, c->suite, c->from_case, c->to_case,
+					  "est_cycles", fa, fb, setup, &p);
 
-	if (!ca || !cb || !a->rec->model || !b->rec->model)
+	if (found == PAIR_MISSING || !p.a->rec->model || !p.b->rec->model) {
+		pair_free(&p);
 		return;
-	res->mfrom = ca->s.mean;
-	res->mto = cb->s.mean;
-	res->mpct = stats_pct(ca->s.mean, cb->s.mean);
+	}
+	if (found == PAIR_DIFFER) {
+		res->model = xasprintf("not comparable: %s", p.why);
+		pair_free(&p);
+		return;
+	}
+	res->mfrom = p.ca->s.mean;
+	res->mto = p.cb->s.mean;
+	res->mpct = stats_pct(p.ca->s.mean, p.cb->s.mean);
 	res->model = xasprintf("est_cycles %s -> %s (%s; %s)", num(res->mfrom).s,
-			       num(res->mto).s, pct_str(res->mpct).s, b->rec->model_label);
+			       num(res->mto).s, pct_str(res->mpct).s, p.b->rec->model_label);
+	pair_free(&p);
 }
 
 static void claim_eval(struct report *r, const struct claim *c, struct claim_result *res)
 {
-	const struct row *a = NULL, *b = NULL;
-	const struct cell *ca = NULL, *cb = NULL;
+	enum pair_found found = PAIR_MISSING;
+	struct pair pr = { 0 };
 	struct claimed cl = { .dfrom = -1, .dto = -1, .dpct = -1 };
 	ssize_t fa, fb, pi = series_find(&r->series, c->patch);
 	char *note = NULL;
@@ -821,10 +1001,9 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 				       fb >= 0 ? col_name(r, fb).s : c->to, c->to_case,
 				       note ? note : "");
 	free(note);
-	if (fa >= 0)
-		ca = find_cell(&r->t, c->suite, c->from_case, c->metric, fa, &a);
-	if (fb >= 0)
-		cb = find_cell(&r->t, c->suite, c->to_case, c->metric, fb, &b);
+	if (fa >= 0 && fb >= 0)
+		found = find_pair(&r->t, c->suite, c->from_case, c->to_case, c->metric, fa, fb,
+				  NULL, &pr);
 	if (fa < 0 || fb < 0) {
 		if (!res->verdict && pi < 0)
 			res->verdict = xasprintf("no data: no patches/series to find patch %s in",
@@ -837,17 +1016,27 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 						 fb < 0 ? res->source :
 						 "its parent (nor any commit before it)");
 		res->reproduced = xstrdup("-");
-	} else if (!ca || !cb) {
+	} else if (found == PAIR_MISSING) {
 		if (!res->verdict)
 			res->verdict = xasprintf("no data: no %s record of %s at %s", c->metric,
-						 !ca ? c->from_case : c->to_case,
-						 col_name(r, !ca ? fa : fb).s);
+						 !pr.ca ? c->from_case : c->to_case,
+						 col_name(r, !pr.ca ? fa : fb).s);
+		res->reproduced = xstrdup("-");
+	} else if (found == PAIR_DIFFER) {
+		/* two setups: no figures, no verdict of figures (the reply's Tested-by) */
+		char *setup = xasprintf("%s; %s vs %s", res->setup, pr.sa, pr.sb);
+
+		free(res->setup);
+		res->setup = setup;
+		if (!res->verdict)
+			res->verdict = xasprintf("not comparable: %s", pr.why);
 		res->reproduced = xstrdup("-");
 	} else {
-		reproduce(r, c, res, a, b, ca, cb, &cl);
-		model_beside(r, c, res, fa, fb);
+		reproduce(r, c, res, pr.a, pr.b, pr.ca, pr.cb, &cl);
+		model_beside(r, c, res, fa, fb, pr.setup);
 		res->predicted = predict_beside(r, c->suite, c->from_case, c->to_case, fa, fb);
 	}
+	pair_free(&pr);
 }
 
 void claims_eval(struct report *r)

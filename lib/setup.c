@@ -175,14 +175,22 @@ static char *model_setup(const struct record *r)
 			 r->model_label);
 }
 
-char *row_setup(const struct table *t, const struct record *r)
+char *row_setup_plain(const struct table *t, const struct record *r)
 {
 	char *p = param_setup(r), *c = t->by_cpu ? xstrdup("") : record_cpu_setup(r);
-	char *m = model_setup(r);
-	char *s = xasprintf("%s%s%s%s", c, *c && *p ? ", " : "", p, m);
+	char *s = xasprintf("%s%s%s", c, *c && *p ? ", " : "", p);
 
 	free(p);
 	free(c);
+	return s;
+}
+
+char *row_setup(const struct table *t, const struct record *r)
+{
+	char *p = row_setup_plain(t, r), *m = model_setup(r);
+	char *s = xasprintf("%s%s", p, m);
+
+	free(p);
 	free(m);
 	return s;
 }

@@ -152,6 +152,8 @@ char *record_cpu_setup(const struct record *r);
 char *record_build_name(const struct record *r);
 char *row_name(const struct row *w);
 char *row_setup(const struct table *t, const struct record *r);
+/* row_setup() without its model: what a model's row measured beside it */
+char *row_setup_plain(const struct table *t, const struct record *r);
 int unit_direction(const char *unit);
 
 #endif /* TABLE_H */
