@@ -11,7 +11,11 @@
 #
 # One run at a time (lib.sh: worktree_lock): a second apply, repin or
 # range-diff while one runs is refused at once, naming the live run's
-# pid, and changes nothing of it.
+# pid, and changes nothing of it.  A git operation that the toolkit did
+# not start, in progress in the worktree (a rebase, a merge, a
+# cherry-pick, a revert, a bisect, a git am: a user's own work there), is
+# refused the same way, named with the command that ends it (lib.sh:
+# worktree_idle, am_clean_stale); repin and range-diff refuse it too.
 #
 # Interruptions: INT, TERM and HUP say "interrupted" and exit 128 + the
 # signal; during the am they end it and put the worktree back at the base

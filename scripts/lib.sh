@@ -432,10 +432,48 @@ am_undo() (
 	}
 )
 
+# worktree_idle: refuse $WORKTREE while a git operation that the toolkit
+# did not start is in progress there, as git itself tells them apart (the
+# worktree's own git directory, wt_status_get_state()): a rebase
+# (rebase-merge/, or rebase-apply/ of git rebase --apply), a merge, a
+# cherry-pick or revert (one commit, or a sequence: sequencer/), a
+# bisect.  apply, repin and range-diff check other commits out and run
+# git am there: under a rebase stopped at 'edit', or a bisect, they broke
+# it.  Each is named with the command that ends it; nothing changes.  (A
+# git am is am_clean_stale's: a killed run of ours leaves one.)  Call it
+# under worktree_lock, before anything moves.
+worktree_idle() {
+	wi_gd=$(wgit rev-parse --absolute-git-dir) ||
+		die "worktree: $WORKTREE: git cannot read it"
+	wi_git="git -C $WORKTREE"
+	if [ -d "$wi_gd/rebase-merge" ] || [ -f "$wi_gd/rebase-apply/rebasing" ]; then
+		wi_what="a rebase" wi_end="'$wi_git rebase --continue' until it ends, or '$wi_git rebase --abort'"
+	elif [ -f "$wi_gd/MERGE_HEAD" ]; then
+		wi_what="a merge" wi_end="commit it, or '$wi_git merge --abort'"
+	elif [ -f "$wi_gd/CHERRY_PICK_HEAD" ]; then
+		wi_what="a cherry-pick" wi_end="'$wi_git cherry-pick --continue', or '$wi_git cherry-pick --abort'"
+	elif [ -f "$wi_gd/REVERT_HEAD" ]; then
+		wi_what="a revert" wi_end="'$wi_git revert --continue', or '$wi_git revert --abort'"
+	elif [ -d "$wi_gd/sequencer" ]; then
+		# a sequence whose commit in hand is done: its next is in todo
+		wi_cmd=revert
+		[ "$(sed -n '1s/[[:space:]].*//p' "$wi_gd/sequencer/todo" 2>/dev/null)" = revert ] ||
+			wi_cmd=cherry-pick
+		wi_what="a $wi_cmd of several commits" wi_end="'$wi_git $wi_cmd --continue', or '$wi_git $wi_cmd --abort'"
+	elif [ -f "$wi_gd/BISECT_START" ]; then
+		wi_what="a bisect" wi_end="'$wi_git bisect reset'"
+	else
+		return 0
+	fi
+	die "worktree: $wi_what that the toolkit did not start is in progress in $WORKTREE: end it ($wi_end), then run this again; nothing changed"
+}
+
 # am_clean_stale: end a git am of ours that a killed run left in $WORKTREE,
 # and restore the files of the patch it was applying; refuse an am that is
-# not ours, and a marker whose run is alive.  Call it under worktree_lock.
+# not ours, another operation in progress (worktree_idle), and a marker
+# whose run is alive.  Call it under worktree_lock.
 am_clean_stale() {
+	worktree_idle
 	gd=$(wgit rev-parse --absolute-git-dir) && mk=$(am_marker) ||
 		die "worktree: $WORKTREE: git cannot read it"
 	if [ ! -f "$mk" ]; then

@@ -40,6 +40,8 @@ prev_link=$(git -C "$TOP" ls-tree -r "$prev_rev" -- patches |
 	die "prev: patches: '${prev_link#*	}' of $PREV ($(printf %.12s "$prev_rev")) is ${prev_link%%	*}: patches/ holds regular files only, none is read through a link; nothing changed"
 worktree_check
 worktree_lock "range-diff of the series against $prev_word"
+# before its trap, which checks the series head out again
+worktree_idle
 head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
 	die "series: $REF_NS/series is not set: run 'make apply' first"
 base=$(base_commit)
