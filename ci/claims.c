@@ -221,7 +221,7 @@ static int shortlog_line(const char *s, size_t n)
 static void read_mail(const char *series, unsigned int ln, struct series_patch *p, const char *path)
 {
 	struct mbox box;
-	char err[512], subject[1024];
+	char err[512];
 	const struct mbox_msg *m;
 	const char *s, *end, *l;
 
@@ -231,8 +231,9 @@ static void read_mail(const char *series, unsigned int ln, struct series_patch *
 		die("series: %s:%u: %s: %s; see 'series-check %s'", series, ln, path,
 		    box.nmsg != 1 ? "not one mail" : box.msg[0].err, series);
 	m = &box.msg[0];
-	mbox_bare_subject(m->subject, subject, sizeof(subject));
-	p->subject = xstrdup(subject);
+	p->subject = mbox_bare_subject(m->subject);
+	if (!p->subject)
+		die("memory: out of memory");
 	s = m->body;
 	p->log_line = m->body_line;
 	end = strstr(s, "\n---\n");

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <iconv.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -22,7 +23,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "mbox.h"
+
+/* a new string of fmt, or NULL: no memory */
+static __printf(1, 2) char *astr(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
 
 static void seterr(char *err, size_t errlen, const char *path,
 		   unsigned int line, const char *fmt, ...)
@@ -218,33 +233,34 @@ close:
 	return r;
 }
 
-/* the first line of git's stderr, for a message */
-static const char *first_line(struct buf *b, char *out, size_t len)
+/* the first line of git's stderr, for a message (allocated; NULL: no memory) */
+static char *first_line(struct buf *b)
 {
 	const char *s = b->p ? b->p : "";
 
-	snprintf(out, len, "%.*s", (int)strcspn(s, "\n"), s);
-	return out;
+	return astr("%.*s", (int)strcspn(s, "\n"), s);
 }
 
+/* the temporary directory dir and what mailsplit wrote into dir/split */
 static void remove_tmp(const char *dir)
 {
-	char path[4096];
+	char *split = astr("%s/split", dir), *path;
 	struct dirent *d;
-	DIR *dh;
+	DIR *dh = split ? opendir(split) : NULL;
 
-	snprintf(path, sizeof(path), "%s/split", dir);
-	dh = opendir(path);
 	while (dh && (d = readdir(dh))) {
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/split/%s", dir, d->d_name);
-		unlink(path);
+		path = astr("%s/%s", split, d->d_name);
+		if (path)
+			unlink(path);
+		free(path);
 	}
 	if (dh)
 		closedir(dh);
-	snprintf(path, sizeof(path), "%s/split", dir);
-	rmdir(path);
+	if (split)
+		rmdir(split);
+	free(split);
 	rmdir(dir);
 }
 
@@ -427,24 +443,25 @@ static int parse_mail(struct mbox_msg *m, const char *piece_path)
 			       "--encoding=UTF-8", "/dev/fd/3", "/dev/fd/4",
 			       NULL };
 	struct buf out[4] = { { 0 } };
-	char line[512], msg[600];
+	char *line = NULL;
 	int status, i, r = -1;
 
 	if (run_git(argv, piece_path, out, 4, &status)) {
-		snprintf(msg, sizeof(msg), "cannot run git mailinfo: %s",
-			 strerror(errno));
-		m->err = strdup(msg);
+		m->err = astr("cannot run git mailinfo: %s", strerror(errno));
 		r = m->err ? 0 : -1;
 		goto out;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		first_line(&out[1], line, sizeof(line));
-		if (!*line)	/* a broken encoded word: mailinfo says nothing */
-			snprintf(line, sizeof(line), "it exits %d without a word",
-				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-		snprintf(msg, sizeof(msg),
-			 "git mailinfo cannot read this mail (git am would refuse it): %s", line);
-		m->err = strdup(msg);
+		line = first_line(&out[1]);
+		if (line && !*line) {	/* a broken encoded word: mailinfo says nothing */
+			free(line);
+			line = astr("it exits %d without a word",
+				    WIFEXITED(status) ? WEXITSTATUS(status) :
+				    128 + WTERMSIG(status));
+		}
+		if (line)
+			m->err = astr("git mailinfo cannot read this mail (%s): %s",
+				      "git am would refuse it", line);
 		r = m->err ? 0 : -1;
 		goto out;
 	}
@@ -454,6 +471,7 @@ static int parse_mail(struct mbox_msg *m, const char *piece_path)
 	m->patch = take(&out[3]);
 	r = m->message && m->patch ? 0 : -1;
 out:
+	free(line);
 	for (i = 0; i < 4; i++)
 		free(out[i].p);
 	return r;
@@ -481,7 +499,7 @@ static size_t split_size(const char *p, size_t len)
 
 int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen)
 {
-	char tmp[4096], dir[4200], piece[4300], line[512];
+	char *tmp = NULL, *dir = NULL, *piece = NULL, *opt = NULL, *line = NULL;
 	const char *tmpdir = getenv("TMPDIR");
 	struct buf out[2] = { { 0 } };
 	size_t len, skip, first, total = 0, want, i;
@@ -527,10 +545,10 @@ int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen)
 		goto fail;
 	}
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/x86-copy-series-mbox.XXXXXX",
-			     tmpdir && *tmpdir ? tmpdir : "/tmp") >= sizeof(tmp))
-		errno = ENAMETOOLONG;
-	else if (mkdtemp(tmp))
+	tmp = astr("%s/x86-copy-series-mbox.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!tmp)
+		goto oom;
+	if (mkdtemp(tmp))
 		made = 1;
 	if (!made) {
 		seterr(err, errlen, path, 0,
@@ -538,7 +556,10 @@ int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen)
 		       tmp, strerror(errno));
 		goto fail;
 	}
-	snprintf(dir, sizeof(dir), "%s/split", tmp);
+	dir = astr("%s/split", tmp);
+	opt = astr("-o%s", dir ? dir : "");
+	if (!dir || !opt)
+		goto oom;
 	if (mkdir(dir, 0700)) {
 		seterr(err, errlen, path, 0,
 		       "cannot create the directory '%s' to split it into: %s",
@@ -546,11 +567,9 @@ int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen)
 		goto fail;
 	}
 	{
-		char opt[4300];
 		char *const argv[] = { "git", "mailsplit", opt, "--",
 				       (char *)path, NULL };
 
-		snprintf(opt, sizeof(opt), "-o%s", dir);
 		if (run_git(argv, "/dev/null", out, 2, &status)) {
 			seterr(err, errlen, path, 0, "cannot run git mailsplit: %s",
 			       strerror(errno));
@@ -558,14 +577,19 @@ int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen)
 		}
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		seterr(err, errlen, path, 0, "git mailsplit into '%s' failed: %s",
-		       dir, first_line(&out[1], line, sizeof(line)));
+		line = first_line(&out[1]);
+		if (!line)
+			goto oom;
+		seterr(err, errlen, path, 0, "git mailsplit into '%s' failed: %s", dir, line);
 		goto fail;
 	}
 	box->nmsg = strtoul(out[0].p ? out[0].p : "0", NULL, 10);
 	/* mailsplit does not check its fclose(): a full disk cuts a mail */
 	for (i = 0; i < box->nmsg; i++) {
-		snprintf(piece, sizeof(piece), "%s/%04zu", dir, i + 1);
+		free(piece);
+		piece = astr("%s/%04zu", dir, i + 1);
+		if (!piece)
+			goto oom;
 		if (stat(piece, &st)) {
 			seterr(err, errlen, path, 0,
 			       "git mailsplit said %zu mails, '%s' is missing: %s",
@@ -589,7 +613,10 @@ int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen)
 		size_t plen, j;
 		char *p;
 
-		snprintf(piece, sizeof(piece), "%s/%04zu", dir, i + 1);
+		free(piece);
+		piece = astr("%s/%04zu", dir, i + 1);
+		if (!piece)
+			goto oom;
 		p = slurp(piece, &plen);
 		if (!p) {
 			seterr(err, errlen, path, lineno,
@@ -610,6 +637,10 @@ int mbox_read(const char *path, struct mbox *box, char *err, size_t errlen)
 	free(out[1].p);
 	free(buf);
 	remove_tmp(tmp);
+	free(tmp);
+	free(dir);
+	free(opt);
+	free(piece);
 	return 0;
 oom:
 	seterr(err, errlen, path, lineno, "out of memory");
@@ -619,6 +650,11 @@ fail:
 	free(buf);
 	if (made)
 		remove_tmp(tmp);
+	free(tmp);
+	free(dir);
+	free(opt);
+	free(piece);
+	free(line);
 	mbox_free(box);
 	return -1;
 }
@@ -656,12 +692,16 @@ int mbox_has_diff(const struct mbox_msg *msg)
 /*
  * mailinfo's cleanup_subject() and cleanup_space(): drop leading "Re:",
  * ':', blanks and "[...]" groups, then make each run of white space one
- * space.
+ * space.  Allocated, as long as it is; NULL: no memory.
  */
-void mbox_bare_subject(const char *s, char *out, size_t len)
+char *mbox_bare_subject(const char *s)
 {
-	size_t o = 0;
+	size_t o = 0, len = strlen(s) + 1;
+	char *out = malloc(len);
 	int space = 0;
+
+	if (!out)
+		return NULL;
 
 	for (;;) {
 		if ((s[0] == 'r' || s[0] == 'R') && (s[1] == 'e' || s[1] == 'E') &&
@@ -675,7 +715,7 @@ void mbox_bare_subject(const char *s, char *out, size_t len)
 			break;
 		}
 	}
-	for (; *s && o + 1 < len; s++) {
+	for (; *s; s++) {
 		if (isspace((unsigned char)*s)) {
 			space = 1;
 			continue;
@@ -683,11 +723,177 @@ void mbox_bare_subject(const char *s, char *out, size_t len)
 		if (space && o)
 			out[o++] = ' ';
 		space = 0;
-		if (o + 1 < len)
-			out[o++] = *s;
+		out[o++] = *s;
 	}
-	if (len)
-		out[o < len ? o : len - 1] = '\0';
+	out[o] = '\0';
+	return out;
+}
+
+/* the value of a base64 digit, or -1 */
+static int b64_digit(int c)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *p = c ? strchr(digits, c) : NULL;
+
+	return p ? (int)(p - digits) : -1;
+}
+
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * The bytes of an encoded word's text, into b: Q ('_' a space, "=XX" a
+ * byte) or B (base64, "=" padding at its end).  NULL, or why not.
+ */
+static const char *word_bytes(struct buf *b, int enc, const char *t, size_t n)
+{
+	unsigned long acc = 0;
+	size_t i, bits = 0;
+	char c;
+
+	for (i = 0; i < n; i++) {
+		if (enc == 'q' && t[i] == '=') {
+			int hi = i + 2 < n ? hex_digit((unsigned char)t[i + 1]) : -1;
+			int lo = hi >= 0 ? hex_digit((unsigned char)t[i + 2]) : -1;
+
+			if (lo < 0)
+				return "an encoded word whose quoted-printable does not decode";
+			c = (char)(hi << 4 | lo);
+			i += 2;
+		} else if (enc == 'q') {
+			c = t[i] == '_' ? ' ' : t[i];
+		} else {
+			int d = b64_digit((unsigned char)t[i]);
+
+			/* "=" pads the end only, after a character's worth of digits */
+			if (t[i] == '=' && strspn(t + i, "=") == n - i && bits < 6)
+				break;
+			if (d < 0)
+				return "an encoded word whose base64 does not decode";
+			acc = acc << 6 | d;
+			bits += 6;
+			if (bits < 8)
+				continue;
+			bits -= 8;
+			c = (char)(acc >> bits & 0xff);
+		}
+		if (buf_add(b, &c, 1))
+			return "out of memory";
+	}
+	if (enc == 'b' && bits >= 6)
+		return "an encoded word whose base64 does not decode";
+	return NULL;
+}
+
+/* text of charset cs as UTF-8, added to out; NULL, or why not (allocated) */
+static char *charset_to_utf8(struct buf *out, const char *cs, const char *p, size_t n)
+{
+	char chunk[256], *in = (char *)p, *o;
+	size_t left = n, room;
+	iconv_t cd;
+
+	if (!strcasecmp(cs, "utf-8") || !strcasecmp(cs, "us-ascii"))
+		return buf_add(out, p, n) ? astr("out of memory") : NULL;
+	cd = iconv_open("UTF-8", cs);
+	if (cd == (iconv_t)-1)
+		return astr("an encoded word of charset '%s', which iconv does not know", cs);
+	while (left) {
+		o = chunk;
+		room = sizeof(chunk);
+		if (iconv(cd, &in, &left, &o, &room) == (size_t)-1 && errno != E2BIG) {
+			iconv_close(cd);
+			return astr("an encoded word that is not of its charset '%s'", cs);
+		}
+		if (buf_add(out, chunk, o - chunk)) {
+			iconv_close(cd);
+			return astr("out of memory");
+		}
+	}
+	iconv_close(cd);
+	return NULL;
+}
+
+/* "=?charset?Q?text?=" at s: its parts and its end, or 0 when it is none */
+static int encoded_word(const char *s, char **cs, int *enc, const char **text, size_t *tn,
+			const char **end)
+{
+	const char *c = s + 2, *q, *e;
+	size_t n;
+
+	if (s[0] != '=' || s[1] != '?')
+		return 0;
+	n = strcspn(c, "? \t\n");
+	q = c + n;
+	if (!n || q[0] != '?' || !strchr("QqBb", q[1]) || !q[1] || q[2] != '?')
+		return 0;
+	e = strstr(q + 3, "?=");
+	if (!e || strcspn(q + 3, " \t\n") < (size_t)(e - (q + 3)))
+		return 0;
+	/* RFC 2231: "charset*language" */
+	*cs = strndup(c, strcspn(c, "*?"));
+	*enc = tolower((unsigned char)q[1]);
+	*text = q + 3;
+	*tn = e - (q + 3);
+	*end = e + 2;
+	return 1;
+}
+
+int mbox_decode_words(const char *s, char **out, char **why)
+{
+	struct buf o = { 0 }, w = { 0 };
+	const char *p = s, *gap = NULL, *text, *end;
+	size_t keep = 0, tn;
+	char *cs;
+	int enc;
+
+	*out = NULL;
+	*why = NULL;
+	while (*p) {
+		const char *bad;
+
+		if (!encoded_word(p, &cs, &enc, &text, &tn, &end)) {
+			if (buf_add(&o, p, 1))
+				goto oom;
+			if (!isspace((unsigned char)*p))
+				gap = NULL;
+			p++;
+			continue;
+		}
+		if (!cs)
+			goto oom;
+		/* blanks between two encoded words are no part of the text */
+		if (gap)
+			o.len = keep;
+		w.len = 0;
+		bad = word_bytes(&w, enc, text, tn);
+		if (bad)
+			*why = astr("%s", bad);
+		else
+			*why = charset_to_utf8(&o, cs, w.p ? w.p : "", w.len);
+		free(cs);
+		if (*why)
+			goto fail;
+		keep = o.len;
+		gap = end;
+		p = end;
+	}
+	if (buf_add(&o, "", 0))
+		goto oom;
+	free(w.p);
+	*out = o.p;
+	return 0;
+oom:
+	*why = astr("out of memory");
+fail:
+	free(o.p);
+	free(w.p);
+	return -1;
 }
 
 void mbox_free(struct mbox *box)

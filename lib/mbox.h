@@ -16,8 +16,19 @@
  *   msg->message, msg->patch            the decoded message and the patch
  *                                       it carries, split as git am does
  *   mbox_has_diff(msg)                  does the patch part hold a diff?
- *   mbox_bare_subject(subject, buf, n)  "Re: [PATCH 3/7] foo" -> "foo",
+ *   mbox_bare_subject(subject)          "Re: [PATCH 3/7] foo" -> "foo",
  *                                       as git mailinfo without -k
+ *                                       (allocated; NULL: no memory)
+ *   mbox_decode_words(text, &out, &why) RFC 2047 words of text decoded
+ *                                       (Q and B, any charset iconv
+ *                                       knows) into UTF-8, the blanks
+ *                                       between two words dropped: what
+ *                                       mailinfo does for headers, for a
+ *                                       text it leaves alone (a trailer's
+ *                                       name in a body); 0 and out, or -1
+ *                                       and why (both allocated; why NULL:
+ *                                       no memory).  The result is not
+ *                                       checked: text_bad() (text.h)
  *   mbox_free(&box)
  *   mbox_dir_plain(dir, err, errlen)    every entry under dir (patches/) is
  *                                       a regular file or a directory: 0,
@@ -72,7 +83,8 @@ const char *mbox_header(const struct mbox_msg *msg, const char *name);
 const struct mbox_header *mbox_header_at(const struct mbox_msg *msg,
 					 const char *name);
 int mbox_has_diff(const struct mbox_msg *msg);
-void mbox_bare_subject(const char *subject, char *out, size_t len);
+char *mbox_bare_subject(const char *subject);
+int mbox_decode_words(const char *text, char **out, char **why);
 void mbox_free(struct mbox *box);
 int mbox_dir_plain(const char *dir, char *err, size_t errlen);
 

@@ -8,8 +8,11 @@
 # mailinfo), matches each reply to its patch by its thread (In-Reply-To,
 # References; a reply to the cover letter counts for every patch), or by
 # the subject it answers when it has no thread, and lists its
-# Reviewed-by/Tested-by/Acked-by lines; a reply whose patch is not certain
-# is reported and skipped.  The trailers are added with git
+# Reviewed-by/Tested-by/Acked-by lines as git interpret-trailers reads
+# them (folded lines joined), each written a valid address (RFC 2047
+# names decoded, a name with a comma quoted); a reply whose patch is not
+# certain is reported and skipped, a trailer it cannot write valid is
+# named by the mbox's line and nothing changes.  The trailers are added with git
 # interpret-trailers (before the '---' line, each once) to copies of the
 # patches; only when every copy is written do they replace the files in
 # patches/, so a failure changes nothing.  Then 'apply' rebuilds the
@@ -64,7 +67,9 @@ if [ -e "$REJECTED" ]; then
 		die "rejected: $REJECTED has lines it cannot take (above); nothing changed"
 fi
 
-found=$("$COLLECT" --ids "$PATCHES/series" "$REPLIES") || exit
+# (a trailer it cannot write valid is refused there, by the mbox's line)
+found=$("$COLLECT" --ids "$PATCHES/series" "$REPLIES") ||
+	die "collect: the trailers of $REPLIES cannot be folded (above); nothing changed"
 # a trailer once per patch, from the first reply that gives it
 found=$(printf '%s\n' "$found" | awk -F'\t' 'NF && !seen[$1 FS $2]++')
 if [ -z "$found" ]; then

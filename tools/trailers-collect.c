@@ -28,31 +28,47 @@
  *
  * Trailers are the Reviewed-by, Tested-by and Acked-by lines that start a
  * line of the reply's own text (not quoted with '>', not below a "-- "
- * signature or an "-----Original Message-----" line) and name an address
- * in <...>.  Prints "file<TAB>trailer" lines in the order found (a pair may
+ * signature or an "-----Original Message-----" line), read as git
+ * interpret-trailers --parse reads them: the lines after one that start
+ * with a blank continue it (a folded trailer), each line end and the
+ * blanks after it one space.  Each is written "Kind: Name <address>",
+ * valid as an address of RFC 5322, as git send-email reads it from the
+ * patch: the name's RFC 2047 words decoded (UTF-8), its blanks one space,
+ * quoted where it has a special (a comma: "Doe, John" was two addresses),
+ * of any length.  A trailer that cannot be written so (no <address>, two,
+ * text after it, an address that is none, a control character or bytes
+ * that are not UTF-8 in the name, an encoded word that does not decode)
+ * is refused: "mbox:LINE: reply 'subject': trailer '...': why" on stderr
+ * (LINE the trailer's, or the mail's where the body is encoded), and
+ * exit 1 once every reply is read: make trailers then changes nothing.
+ *
+ * Prints "file<TAB>trailer" lines in the order found (a pair may
  * repeat: scripts/trailers.sh keeps the first); with --ids, a third column:
  * the Message-Id of the reply it came from ("-" when it has none), what
  * scripts/trailers.sh keeps as the trailer's provenance.  Exit 1 when the series or
- * the mbox cannot be read, or stdout cannot be written; 2 on usage.
+ * the mbox cannot be read, a trailer is refused, or stdout cannot be
+ * written; 2 on usage.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
-#include <libgen.h>
-#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "compiler.h"
 #include "mbox.h"
 #include "outfile.h"
+#include "text.h"
 
 #define PROG "trailers-collect"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct patch {
-	char file[PATH_MAX];
-	char msgid[512];
-	char subject[512];	/* bare: without "Re:" and "[...]" */
+	char *file;
+	char *msgid;
+	char *subject;		/* bare: without "Re:" and "[...]" */
 	int cover;
 };
 
@@ -61,7 +77,7 @@ enum { NONE = -1, CONFLICT = -2 };
 
 struct reply {
 	const struct mbox_msg *m;
-	char msgid[512];
+	char *msgid;
 	int state;		/* 0 new, 1 being resolved, 2 resolved */
 	int patch;		/* NONE, CONFLICT, or the non-cover patch */
 	int cover;		/* the cover letter is in its thread */
@@ -74,98 +90,138 @@ static const char *const kinds[] = { "Reviewed-by", "Tested-by", "Acked-by" };
 /* --ids: each trailer with the Message-Id of its reply */
 static int with_ids;
 
+static void __noreturn oom(void)
+{
+	fputs(PROG ": memory: out of memory\n", stderr);
+	exit(1);
+}
+
+static void *must(void *p)
+{
+	if (!p)
+		oom();
+	return p;
+}
+
+static __printf(1, 2) char *str(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom();
+	va_end(ap);
+	return s;
+}
+
 /*
  * The n-th "<...>" of a header value (n from 0), or "" when there is none;
  * a value with no <> at all is taken whole, for a bare Message-Id.
+ * Allocated.
  */
-static void nth_id(const char *v, int n, char *out, size_t len)
+static char *nth_id(const char *v, int n)
 {
 	const char *open, *close;
 
-	out[0] = '\0';
 	if (!v)
-		return;
+		return str("%s", "");
 	if (!strchr(v, '<')) {
 		while (isspace((unsigned char)*v))
 			v++;
 		if (n == 0 && *v)
-			snprintf(out, len, "<%.*s>", (int)strcspn(v, " \t"), v);
-		return;
+			return str("<%.*s>", (int)strcspn(v, " \t"), v);
+		return str("%s", "");
 	}
 	for (open = strchr(v, '<'); open; open = strchr(close, '<')) {
 		close = strchr(open, '>');
 		if (!close)
-			return;
-		if (n-- == 0) {
-			snprintf(out, len, "%.*s", (int)(close - open + 1), open);
-			return;
-		}
+			break;
+		if (n-- == 0)
+			return str("%.*s", (int)(close - open + 1), open);
 	}
+	return str("%s", "");
+}
+
+static void patches_free(struct patch *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(p[i].file);
+		free(p[i].msgid);
+		free(p[i].subject);
+	}
+	free(p);
 }
 
 static int load_series(const char *series, struct patch **out, size_t *n)
 {
-	char line[PATH_MAX + 64], dircopy[PATH_MAX], path[PATH_MAX * 2];
-	char err[PATH_MAX + 256], status[16], file[PATH_MAX];
-	struct patch *p = NULL, *np;
+	const char *slash = strrchr(series, '/');
+	char *dir = slash == series ? str("/") :
+		    slash ? str("%.*s", (int)(slash - series), series) : str(".");
+	char *line = NULL, *path, err[1024];
+	struct patch *p = NULL;
+	size_t cap = 0;
 	FILE *f;
-	char *dir;
 
-	snprintf(dircopy, sizeof(dircopy), "%s", series);
-	dir = dirname(dircopy);
+	*n = 0;
 	/* no file of the series' directory is read through a link */
 	if (mbox_dir_plain(dir, err, sizeof(err))) {
 		fprintf(stderr, PROG ": patches: %s\n", err);
+		free(dir);
 		return -1;
 	}
 	f = fopen(series, "r");
 	if (!f) {
 		fprintf(stderr, PROG ": %s: cannot open\n", series);
+		free(dir);
 		return -1;
 	}
-	*n = 0;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) >= 0) {
+		char *file, *status, *save;
 		struct mbox box;
 		const struct mbox_msg *m;
 
-		if (sscanf(line, "%4095s %15s", file, status) != 2 ||
-		    file[0] == '#' ||
+		file = strtok_r(line, " \t\n", &save);
+		status = file ? strtok_r(NULL, " \t\n", &save) : NULL;
+		if (!status || file[0] == '#' ||
 		    (strcmp(status, "applied") && strcmp(status, "cover")))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, file);
-		if (mbox_read(path, &box, err, sizeof(err)))
+		path = str("%s/%s", dir, file);
+		if (mbox_read(path, &box, err, sizeof(err))) {
+			fprintf(stderr, PROG ": %s\n", err);
+			free(path);
 			goto fail;
+		}
 		m = &box.msg[0];
 		if (box.nmsg != 1 || m->err) {
 			fprintf(stderr, PROG ": %s:%u: %s\n", path, m->line,
 				m->err ? m->err : "not one mail: run series-check");
 			mbox_free(&box);
-			goto close;
-		}
-		np = realloc(p, (*n + 1) * sizeof(*p));
-		if (!np) {
-			snprintf(err, sizeof(err), "%s: out of memory", series);
-			mbox_free(&box);
+			free(path);
 			goto fail;
 		}
-		p = np;
+		free(path);
+		p = must(realloc(p, (*n + 1) * sizeof(*p)));
 		memset(&p[*n], 0, sizeof(p[*n]));
-		snprintf(p[*n].file, sizeof(p[*n].file), "%s", file);
-		nth_id(mbox_header(m, "Message-Id"), 0, p[*n].msgid,
-		       sizeof(p[*n].msgid));
-		mbox_bare_subject(m->subject, p[*n].subject, sizeof(p[*n].subject));
+		p[*n].file = str("%s", file);
+		p[*n].msgid = nth_id(mbox_header(m, "Message-Id"), 0);
+		p[*n].subject = must(mbox_bare_subject(m->subject));
 		p[*n].cover = !strcmp(status, "cover");
 		(*n)++;
 		mbox_free(&box);
 	}
 	fclose(f);
+	free(line);
+	free(dir);
 	*out = p;
 	return 0;
 fail:
-	fprintf(stderr, PROG ": %s\n", err);
-close:
 	fclose(f);
-	free(p);
+	free(line);
+	free(dir);
+	patches_free(p, *n);
 	return -1;
 }
 
@@ -210,13 +266,13 @@ static void resolve(struct reply *r, size_t nr, size_t i,
 		return;		/* done, or a loop in the thread */
 	me->state = 1;
 	for (h = 0; h < m->nhdr; h++) {
-		char id[512];
+		char *id;
 		int k, j;
 
 		if (strcasecmp(m->hdr[h].name, "In-Reply-To") &&
 		    strcasecmp(m->hdr[h].name, "References"))
 			continue;
-		for (k = 0; nth_id(m->hdr[h].value, k, id, sizeof(id)), id[0]; k++) {
+		for (k = 0; (id = nth_id(m->hdr[h].value, k)), id[0]; k++, free(id)) {
 			j = find_patch(p, np, id);
 			if (j >= 0) {
 				if (p[j].cover)
@@ -237,6 +293,7 @@ static void resolve(struct reply *r, size_t nr, size_t i,
 			me->cover |= r[j].cover;
 			me->foreign |= r[j].foreign;
 		}
+		free(id);
 	}
 	me->state = 2;
 }
@@ -291,55 +348,249 @@ static int emit(const struct patch *p, size_t n, int t, const char *trailer, con
 	return k;
 }
 
-/* "Reviewed-by: Name <addr>" at the start of a line; 0 or the kind + 1 */
+/*
+ * s as a message may show it: each control character and each byte that
+ * is not UTF-8 as \xNN, never as itself (an escape a terminal would
+ * run).  Allocated.
+ */
+static char *printable(const char *s)
+{
+	size_t n = strlen(s), i = 0, k, o = 0;
+	char *out = must(malloc(4 * n + 1));
+	const char *why;
+
+	while (i < n) {
+		k = text_bad(s + i, n - i, &why);
+		memcpy(out + o, s + i, k);
+		o += k;
+		i += k;
+		if (i < n) {
+			sprintf(out + o, "\\x%02x", (unsigned char)s[i]);
+			o += 4;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/*
+ * A trailer's kind at the start of line ("Reviewed-by:", in any case, with
+ * blanks before the ':' as git allows), 0 when none, else the kind + 1;
+ * *value: after the ':' and its blanks.
+ */
 static int trailer_kind(const char *line, const char **value)
 {
-	const char *v, *lt, *at, *gt;
+	const char *v;
 	size_t k, n;
 
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		n = strlen(kinds[k]);
-		if (strncasecmp(line, kinds[k], n) || line[n] != ':')
+		if (strncasecmp(line, kinds[k], n))
 			continue;
-		for (v = line + n + 1; *v == ' ' || *v == '\t'; v++)
+		for (v = line + n; *v == ' ' || *v == '\t'; v++)
 			;
-		lt = strchr(v, '<');
-		at = lt ? strchr(lt, '@') : NULL;
-		gt = at ? strchr(at, '>') : NULL;
-		if (!gt || memchr(lt + 1, ' ', gt - lt - 1))
-			return 0;
+		if (*v != ':')
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
 		*value = v;
 		return k + 1;
 	}
 	return 0;
 }
 
+/* s without its blanks at either end, in place */
+static char *trim(char *s)
+{
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* a character of a dot-atom of RFC 5322 (atext or '.'); domain: of a host name */
+static int atom_char(int c, int domain)
+{
+	if (!c || c >= 0x80)
+		return 0;
+	if (isalnum(c) || c == '.' || c == '-')
+		return 1;
+	return !domain && strchr("!#$%&'*+/=?^_`{|}~", c);
+}
+
+/* an addr-spec of RFC 5322 in its plain form: local@domain, dot-atoms */
+static int address_ok(const char *a, size_t n)
+{
+	const char *at = memchr(a, '@', n);
+	size_t i, k;
+
+	if (!at)
+		return 0;
+	k = at - a;
+	if (!k || k == n - 1 || memchr(at + 1, '@', n - k - 1))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (i != k && !atom_char((unsigned char)a[i], i > k))
+			return 0;
+	/* no dot at either end of a part, nor two in a row */
+	return a[0] != '.' && a[k - 1] != '.' && a[k + 1] != '.' && a[n - 1] != '.' &&
+	       !memmem(a, n, "..", 2);
+}
+
+/*
+ * A name as a phrase of RFC 5322: as it is, or quoted where it holds a
+ * special other than '.' (which names such as "Darrick J. Wong" have,
+ * and every reader takes), '\' and '"' escaped.  A name quoted already
+ * is unquoted first.  Allocated.
+ */
+static char *phrase(const char *name)
+{
+	size_t n = strlen(name), i, o = 0;
+	char *plain = must(malloc(n + 1)), *q;
+
+	if (n >= 2 && name[0] == '"' && name[n - 1] == '"') {
+		for (i = 1; i < n - 1; i++) {
+			if (name[i] == '\\' && i + 1 < n - 1)
+				i++;
+			plain[o++] = name[i];
+		}
+		plain[o] = '\0';
+	} else {
+		memcpy(plain, name, n + 1);
+	}
+	if (!plain[strcspn(plain, "()<>[]:;@\\,\"")])
+		return plain;
+	q = must(malloc(2 * strlen(plain) + 3));
+	o = 0;
+	q[o++] = '"';
+	for (i = 0; plain[i]; i++) {
+		if (plain[i] == '"' || plain[i] == '\\')
+			q[o++] = '\\';
+		q[o++] = plain[i];
+	}
+	q[o++] = '"';
+	q[o] = '\0';
+	free(plain);
+	return q;
+}
+
+/*
+ * The trailer "Kind: Name <address>" of a value, valid (see the top), in
+ * *out; NULL, or why it cannot be written so (allocated).
+ */
+static char *trailer_write(const char *kind, const char *value, char **out)
+{
+	char *buf = str("%s", value), *v = trim(buf), *lt = strrchr(v, '<'), *gt, *name;
+	char *dec = NULL, *why = NULL, *ph;
+	const char *bad;
+	size_t i, o;
+
+	*out = NULL;
+	gt = lt ? strchr(lt, '>') : NULL;
+	if (!lt || !gt) {
+		why = str("no <address>: a trailer names one, 'Name <address>'");
+		goto out;
+	}
+	if (*trim(gt + 1)) {
+		why = str("text after the address: a trailer is 'Name <address>' and nothing more");
+		goto out;
+	}
+	if (!address_ok(lt + 1, gt - lt - 1)) {
+		why = str("'%.*s' is not an address (local@domain)", (int)(gt - lt - 1), lt + 1);
+		goto out;
+	}
+	*lt = '\0';
+	name = trim(v);
+	if (strpbrk(name, "<>")) {
+		why = str("two addresses, or an address in the name: a trailer names one");
+		goto out;
+	}
+	if (mbox_decode_words(name, &dec, &why)) {
+		if (!why)
+			oom();
+		goto out;
+	}
+	/* blanks as git send-email shows them: one space each */
+	for (i = o = 0; dec[i]; i++) {
+		if (dec[i] == '\t')
+			dec[i] = ' ';
+		if (dec[i] != ' ' || (o && dec[o - 1] != ' '))
+			dec[o++] = dec[i];
+	}
+	while (o && dec[o - 1] == ' ')
+		o--;
+	dec[o] = '\0';
+	i = text_bad(dec, o, &bad);
+	if (bad) {
+		char *shown = printable(dec);
+
+		why = str("the name has %s (byte %zu of '%s')", bad, i + 1, shown);
+		free(shown);
+		goto out;
+	}
+	ph = phrase(dec);
+	*out = str("%s: %s%s<%.*s>", kind, ph, *ph ? " " : "", (int)(gt - lt - 1), lt + 1);
+	free(ph);
+out:
+	free(dec);
+	free(buf);
+	return why;
+}
+
+/*
+ * The line of the mbox where line (of the decoded text) is, from the
+ * body's line *from on: the mail's own line where the body is encoded
+ * and has it nowhere as it is.
+ */
+static unsigned int trailer_line(const struct mbox_msg *m, const char *line, const char **from)
+{
+	const char *b = *from, *next;
+	unsigned int ln = m->body_line;
+	size_t n = strlen(line), k;
+
+	for (next = m->body; next < b; next++)
+		ln += *next == '\n';
+	while (*b) {
+		k = strcspn(b, "\n");
+		next = b + k + (b[k] == '\n');
+		while (k && isspace((unsigned char)b[k - 1]))
+			k--;
+		if (k == n && !memcmp(b, line, n)) {
+			*from = next;
+			return ln;
+		}
+		ln++;
+		b = next;
+	}
+	return m->line;
+}
+
 /*
  * The trailers of one reply: its message and the patch part git mailinfo
- * split off, up to a signature; the number of lines printed, or -1.
+ * split off, up to a signature; each printed, or refused on stderr
+ * (path:line).  The number of trailers refused.
  */
-static int collect(const struct mbox_msg *m, const char *id, const struct patch *p, size_t n,
-		   int t)
+static int collect(const char *path, const struct mbox_msg *m, const char *id,
+		   const struct patch *p, size_t n, int t)
 {
-	size_t a = strlen(m->message), b = strlen(m->patch);
-	char *copy = malloc(a + b + 1), *line, *next;
-	int printed = 0;
+	char *text = str("%s%s", m->message, m->patch), *line, *next;
+	const char *from = m->body;
+	int refused = 0;
 
-	if (!copy)
-		return -1;
-	memcpy(copy, m->message, a);
-	memcpy(copy + a, m->patch, b + 1);
-	for (line = copy; *line; line = next) {
-		const char *value;
-		char out[1024];
+	for (line = text; *line; line = next) {
+		char *value, *out, *why, *first;
+		const char *v;
 		size_t len;
 		int k;
 
-		next = strchr(line, '\n');
-		if (next)
+		next = line + strcspn(line, "\n");
+		if (*next)
 			*next++ = '\0';
-		else
-			next = line + strlen(line);
 		len = strlen(line);
 		while (len && isspace((unsigned char)line[len - 1]))
 			line[--len] = '\0';
@@ -347,14 +598,43 @@ static int collect(const struct mbox_msg *m, const char *id, const struct patch 
 		if (!strcmp(line, "--") ||
 		    !strncmp(line, "-----Original Message-----", 26))
 			break;
-		k = trailer_kind(line, &value);
+		k = trailer_kind(line, &v);
 		if (!k)
 			continue;
-		snprintf(out, sizeof(out), "%s: %s", kinds[k - 1], value);
-		printed += emit(p, n, t, out, id);
+		/* folded: git's unfold_value(), a line end and its blanks one space */
+		first = line;
+		value = str("%s", v);
+		while (*next == ' ' || *next == '\t') {
+			char *l = next, *w;
+
+			next = l + strcspn(l, "\n");
+			if (*next)
+				*next++ = '\0';
+			w = str("%s %s", value, trim(l));
+			free(value);
+			value = w;
+		}
+		why = trailer_write(kinds[k - 1], value, &out);
+		if (why) {
+			unsigned int ln = trailer_line(m, first, &from);
+			char *whole = str("%s: %s", kinds[k - 1], value), *shown = printable(whole);
+
+			fprintf(stderr, PROG ": %s:%u: reply '%s': trailer '%s': %s: %s\n", path,
+				ln, m->subject && *m->subject ? m->subject : "(no subject)",
+				shown, why,
+				"write it 'Name <address>' in the mbox, or remove it, and run again");
+			free(whole);
+			free(shown);
+			free(why);
+			refused++;
+		} else {
+			emit(p, n, t, out, id);
+			free(out);
+		}
+		free(value);
 	}
-	free(copy);
-	return printed;
+	free(text);
+	return refused;
 }
 
 static void discard(const char *path, const struct mbox_msg *m,
@@ -368,12 +648,12 @@ static void discard(const char *path, const struct mbox_msg *m,
 
 int main(int argc, char **argv)
 {
-	char err[PATH_MAX + 256];
+	char err[1024];
 	struct reply *r = NULL;
 	struct patch *p;
 	struct mbox box;
 	size_t n, i;
-	int rc = 0;
+	int rc = 0, refused = 0;
 
 	/* "--ids" is never a series: with one file after it, a usage error */
 	if (argc >= 2 && !strcmp(argv[1], "--ids")) {
@@ -389,7 +669,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (mbox_read(argv[2], &box, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\n", err);
-		free(p);
+		patches_free(p, n);
 		return 1;
 	}
 	r = calloc(box.nmsg ? box.nmsg : 1, sizeof(*r));
@@ -404,8 +684,7 @@ int main(int argc, char **argv)
 
 		r[i].m = m;
 		r[i].patch = NONE;
-		nth_id(mbox_header(m, "Message-Id"), 0, r[i].msgid,
-		       sizeof(r[i].msgid));
+		r[i].msgid = nth_id(mbox_header(m, "Message-Id"), 0);
 		while (isspace((unsigned char)*s))
 			s++;
 		r[i].posting = !m->err &&
@@ -415,7 +694,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < box.nmsg; i++) {
 		const struct mbox_msg *m = &box.msg[i];
 		struct reply *me = &r[i];
-		char what[PATH_MAX * 2 + 64], bare[512];
+		char *what, *bare;
 		int t, bys, count;
 
 		if (m->err) {
@@ -433,24 +712,22 @@ int main(int argc, char **argv)
 			continue;
 		}
 		resolve(r, box.nmsg, i, p, n);
-		mbox_bare_subject(m->subject, bare, sizeof(bare));
+		bare = must(mbox_bare_subject(m->subject));
 		count = by_subject(bare, p, n, &bys);
-		if (me->foreign) {
-			discard(argv[2], m, "%s",
-				"answers a mail of the mbox that is not of this series");
-			continue;
-		}
-		if (me->patch == CONFLICT) {
-			discard(argv[2], m, "%s",
-				"has two patches of the series in its thread (In-Reply-To, References)");
-			continue;
-		}
 		t = me->patch >= 0 ? me->patch : me->cover ? cover_of(p, n) : NONE;
-		if (t >= 0 && count && strcmp(p[t].subject, bare)) {
-			snprintf(what, sizeof(what),
-				 "answers %s by its thread, its subject names %s",
-				 p[t].file, p[bys].file);
+		what = NULL;
+		if (me->foreign)
+			what = str("%s", "answers a mail of the mbox that is not of this series");
+		else if (me->patch == CONFLICT)
+			what = str("%s",
+				   "has two patches of the series in its thread (In-Reply-To, References)");
+		else if (t >= 0 && count && strcmp(p[t].subject, bare))
+			what = str("answers %s by its thread, its subject names %s", p[t].file,
+				   p[bys].file);
+		free(bare);
+		if (what) {
 			discard(argv[2], m, "%s", what);
+			free(what);
 			continue;
 		}
 		if (t == NONE) {
@@ -466,17 +743,20 @@ int main(int argc, char **argv)
 			}
 			t = bys;
 		}
-		if (collect(m, me->msgid, p, n, t) < 0) {
-			fprintf(stderr, PROG ": %s: out of memory\n", argv[2]);
-			rc = 1;
-			break;
-		}
+		refused += collect(argv[2], m, me->msgid, p, n, t);
+	}
+	if (refused) {
+		fprintf(stderr, PROG ": %s: %d trailer(s) refused (above): %s\n", argv[2], refused,
+			"nothing of this mbox is to be folded until they are written right");
+		rc = 1;
 	}
 out:
 	if (out_close(PROG, stdout, "stdout"))
 		rc = 1;
+	for (i = 0; r && i < box.nmsg; i++)
+		free(r[i].msgid);
 	free(r);
 	mbox_free(&box);
-	free(p);
+	patches_free(p, n);
 	return rc;
 }
