@@ -123,7 +123,8 @@ char *record_build_name(const struct record *r)
 				 json_object_get_string(json_object_object_get(b, "kconfig")),
 				 json_object_get_string(json_object_object_get(b, "opt")),
 				 json_object_get_int64(json_object_object_get(b, "hz")),
-				 json_object_get_string(json_object_object_get(b, "fragment_sha256")));
+				 json_object_get_string(json_object_object_get(b,
+									       "fragment_sha256")));
 	if (r->schema_v1 && streq(r->suite, "bench-vm"))
 		return xstrdup("kernel tinyconfig -Os (records before builds were named)");
 	return NULL;
