@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record-fields.c - one record's fields and their types: every field a
- * reader uses is checked, named when it is wrong, and NaN and infinities
- * are refused anywhere.  See record-read.h.
+ * reader uses is checked, named when it is wrong, and anywhere in a record
+ * what no reader can hold is refused: NaN and infinities, numbers past
+ * 2^53 in magnitude, strings with a control character or bytes that are
+ * not UTF-8.  See record-read.h.
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +17,25 @@
 
 #include "record-fields.h"
 #include "record-write.h"
+#include "text.h"
 #include "util.h"
+
+/*
+ * The largest magnitude of a number in a record: 2^53.  Past it a double
+ * holds no longer every integer (json-c saturates a wider integer to
+ * 2^63 - 1 or 2^64 - 1, without a word), and sums and squares of such
+ * figures lose their digits or overflow (samples of +-1.7e308 gave a
+ * mean of -2.4e22).  No measurement of the toolkit comes near it: a
+ * count of 100 GiB of bytes is 1.1e11.
+ */
+#define RECORD_MAX_ABS 9007199254740992.0	/* 2^53 */
+#define PAST_2_53 "past 2^53 (9007199254740992) in magnitude"
+#define TOO_WIDE \
+	"no reader holds it whole, nor its sums (no measurement comes near it: the producer wrote a wrong number)"
+#define NOT_MEASURED \
+	"a number that is no measurement (the producer must write an error record instead)"
+#define ONE_LINE \
+	"a text of a record is one line of UTF-8, which a report prints as it is (the producer must write it so)"
 
 /* Fields of params that readers use, and their type. */
 static const char *const number_params[] = {
@@ -58,28 +79,93 @@ static int get_str(json_object *o, const char *key, const char **out)
 	return 0;
 }
 
-/* NaN and infinities anywhere in V; PATH names the first in BUF */
-static int non_finite(json_object *v, char *buf, size_t len)
+/* "params.x", "samples[3]": the name of a value in a record */
+static char *path_of(const char *path, const char *key, size_t idx)
 {
-	size_t i, n = strlen(buf);
+	if (key)
+		return xasprintf("%s%s%s", path, *path ? "." : "", key);
+	return xasprintf("%s[%zu]", path, idx);
+}
 
-	if (json_object_is_type(v, json_type_double))
-		return !isfinite(json_object_get_double(v));
-	if (json_object_is_type(v, json_type_array)) {
-		for (i = 0; i < json_object_array_length(v); i++) {
-			snprintf(buf + n, len - n, "[%zu]", i);
-			if (non_finite(json_object_array_get_idx(v, i), buf, len))
-				return 1;
-		}
-	} else if (json_object_is_type(v, json_type_object)) {
-		json_object_object_foreach(v, key, val) {
-			snprintf(buf + n, len - n, "%s%s", n ? "." : "", key);
-			if (non_finite(val, buf, len))
-				return 1;
-		}
+/* s (n bytes) as text a report can print, else -1 after saying why of what */
+static int text_check(const struct record *r, const char *s, size_t n, const char *what)
+{
+	const char *why;
+	size_t at = text_bad(s, n, &why);
+
+	if (!why)
+		return 0;
+	return record_fail(r->file, r->line, "%s has %s (byte %zu): %s", what, why, at + 1,
+			   ONE_LINE);
+}
+
+/*
+ * What no reader can hold, anywhere in v (the record, or a value of it
+ * named path): a number that is NaN, infinite, or past 2^53 in
+ * magnitude; a string or a key with a control character or bytes that
+ * are not UTF-8 (a unit with a line end split a Markdown row, bytes
+ * \xff\xfe made report.json invalid UTF-8).  0, or -1 after saying so.
+ */
+static int check_values(const struct record *r, json_object *v, const char *path)
+{
+	size_t i;
+	int bad = 0;
+	char *p;
+
+	switch (json_object_get_type(v)) {
+	case json_type_double: {
+		double x = json_object_get_double(v);
+
+		if (!isfinite(x))
+			return record_fail(r->file, r->line, "field '%s' is NaN or infinite: %s",
+					   path, NOT_MEASURED);
+		if (fabs(x) > RECORD_MAX_ABS)
+			return record_fail(r->file, r->line, "field '%s' is %.17g, %s: %s", path, x,
+					   PAST_2_53, TOO_WIDE);
+		return 0;
 	}
-	buf[n] = '\0';
-	return 0;
+	case json_type_int: {
+		int64_t k = json_object_get_int64(v);
+		int sat = k == INT64_MAX || k == INT64_MIN;
+		const char *text = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+
+		if (k > (int64_t)RECORD_MAX_ABS || k < -(int64_t)RECORD_MAX_ABS)
+			return record_fail(r->file, r->line, "field '%s' is %s%s, %s: %s", path,
+					   text, sat ? " or wider (json-c saturates it)" : "",
+					   PAST_2_53, TOO_WIDE);
+		return 0;
+	}
+	case json_type_string:
+		p = xasprintf("field '%s'", path);
+		bad = text_check(r, json_object_get_string(v), json_object_get_string_len(v), p);
+		free(p);
+		return bad;
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(v) && !bad; i++) {
+			p = path_of(path, NULL, i);
+			bad = check_values(r, json_object_array_get_idx(v, i), p);
+			free(p);
+		}
+		return bad;
+	case json_type_object: {
+		json_object_object_foreach(v, key, val) {
+			p = *path ? xasprintf("a key of field '%s'", path) :
+				    xstrdup("a key of the record");
+			bad = text_check(r, key, strlen(key), p);
+			free(p);
+			if (bad)
+				return -1;
+			p = path_of(path, key, 0);
+			bad = check_values(r, val, p);
+			free(p);
+			if (bad)
+				return -1;
+		}
+		return 0;
+	}
+	default:
+		return 0;
+	}
 }
 
 static int check_cpu(json_object *o, const char *key, const char **name,
@@ -278,11 +364,13 @@ int record_build_check(json_object *b, const char *file, unsigned int line)
 					   strs[i]);
 	get_str(b, "kconfig", &s);
 	if (strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+_-") != strlen(s))
-		return record_fail(file, line, "field 'build.kconfig' is not a name of [a-z0-9+_-]");
+		return record_fail(file, line, "field 'build.kconfig' is not a name of %s",
+				   "[a-z0-9+_-]");
 	for (i = 0; i < ARRAY_SIZE(shas); i++)
 		if (get_str(b, shas[i], &s) || !sha256_hex(s))
 			return record_fail(file, line,
-					   "field 'build.%s' is not a sha256 (64 hex digits)", shas[i]);
+					   "field 'build.%s' is not a sha256 (%s)", shas[i],
+					   "64 hex digits");
 	if (!json_object_object_get_ex(b, "hz", &v) ||
 	    !json_object_is_type(v, json_type_int) || json_object_get_int64(v) <= 0)
 		return record_fail(file, line, "field 'build.hz' is not a positive integer");
@@ -298,7 +386,8 @@ static int check_build(struct record *r, json_object *o)
 	if (!json_object_object_get_ex(o, "build", &r->build) || !r->build) {
 		r->build = NULL;
 		if (!r->schema_v1 && streq(r->suite, "bench-vm"))
-			return record_fail(r->file, r->line, "a bench-vm record without 'build': %s",
+			return record_fail(r->file, r->line, "%s without 'build': %s",
+					   "a bench-vm record",
 					   "which kernel build it measured is unknown (scripts/build.sh writes build-id.json; bench-vm-collect --build)");
 		return 0;
 	}
@@ -329,7 +418,6 @@ int record_parse(struct record *r, json_object *o)
 	};
 	json_object *samples, *v;
 	const char *schema;
-	char where[128] = "";
 	size_t i;
 
 	if (!json_object_is_type(o, json_type_object))
@@ -363,9 +451,8 @@ int record_parse(struct record *r, json_object *o)
 	    check_cpu(o, "host_cpu", &r->host_cpu_name, NULL, r->file, r->line) ||
 	    check_params(r, o) || check_digest(r, o) || check_build(r, o))
 		return -1;
-	if (non_finite(o, where, sizeof(where)))
-		return record_fail(r->file, r->line, "field '%s' is NaN or infinite: %s", where,
-			    "a number that is no measurement (the producer must write an error record instead)");
+	if (check_values(r, o, ""))
+		return -1;
 	if (!json_object_object_get_ex(o, "samples", &samples) ||
 	    !json_object_is_type(samples, json_type_array))
 		return record_fail(r->file, r->line,

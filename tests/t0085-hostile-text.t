@@ -10,7 +10,10 @@
 # target fails; OUT and BIN: make refuses them), and the fields of a
 # reproducer's metadata.json (each checked before anything boots; the
 # materials run from a directory of any name).  The canary is never
-# there.
+# there.  A record's text is one line of UTF-8 (the record reader refuses
+# a control character or bytes that are not UTF-8 by file, line and
+# field, t0682): the plots get each text's first line, and the whole
+# text is refused.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-report is not built: run 'make tools'"
@@ -44,10 +47,11 @@ no_canary() {
 	[ ! -e "$C" ] || { echo "$1 ran the text as code: $C was created"; rm -f "$C"; return 1; }
 }
 
-# plots_of TEXT: one patch whose subject has TEXT's first line, records
-# whose host, CPU, case, metric, unit and variant are TEXT, made into
-# plots as make report makes them: ci-report, then gnuplot on every
-# script in plots/, which must render both pictures without a word
+# plots_of TEXT [RTEXT]: one patch whose subject has TEXT's first line,
+# records whose host, CPU, case, metric, unit and variant are RTEXT
+# (default: TEXT's first line), made into plots as make report makes
+# them: ci-report, then gnuplot on every script in plots/, which must
+# render both pictures without a word
 plots_of() {
 	rm -rf patches plots && mkdir -p patches &&
 	subj="string: introduce $(printf '%s' "$1" | head -n 1) memcpy_nontemporal()" &&
@@ -58,7 +62,7 @@ plots_of() {
 	  printf -- '---\n a | 1 +\n 1 file changed, 1 insertion(+)\n\n' &&
 	  printf 'diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -0,0 +1 @@\n+x\n'; } >patches/0001-a.mbox &&
 	printf '%s\tbase\n%s\t%s\n' $B $H "$subj" >commits.txt &&
-	python3 - "$1" $B $H >r.jsonl <<-\PY &&
+	python3 - "${2:-$(printf '%s' "$1" | head -n 1)}" $B $H >r.jsonl <<-\PY &&
 	import json, sys
 	t, b, h = sys.argv[1:4]
 	def rec(suite, case, metric, unit, commit, samples, params):
@@ -94,6 +98,12 @@ test_expect_success 'plots: a subject and a record'"'"'s texts are labels as the
 		# the texts are there to read: the patch on the x axis, the case in the title
 		grep -q "^set xtics .*.base. 0, .1/1 " plots/bench-vm.*.gp &&
 		grep -q "^set title .bench sweep a" plots/bench-sweep*.gp || return 1
+		# the whole text in a record: refused by file, line and field
+		[ "$n" = 4 ] && continue
+		plots_of "$(hostile $n)" "$(hostile $n)"; rc=$?
+		no_canary "text $n refused" && [ "$rc" = 1 ] &&
+			grep -q "^ci-report: records: r.jsonl:1: field .[a-z_.]*. has a control character (byte [0-9]*): " r.err ||
+			return 1
 	done
 '
 

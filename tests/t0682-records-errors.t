@@ -10,7 +10,7 @@
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 11
+plan 13
 B=1111111111111111111111111111111111111111
 H=2222222222222222222222222222222222222222
 
@@ -132,6 +132,42 @@ test_expect_success 'a model record: its label, and functions of the wrong shape
 	refused "records: f.jsonl:1: field .functions\[1\]\[0\]. has no name\$" f.jsonl &&
 	edit "$m [[], [{\"name\": \"f\", \"loads\": \"7\"}]]" &&
 	refused "records: f.jsonl:1: field .functions\[1\]\[0\].loads. is string, not a number\$" f.jsonl
+'
+
+# The reader holds every number as a double, and the report sums and
+# squares them: an integer past 2^53 (json-c saturated a 30-digit one to
+# 2^64-1 without a word: a mean of 3.7e18) or a magnitude past it
+# (samples of +-1.7e308: a mean of -2.4e22 and a gate REGRESSION) is
+# refused by file, line and field, wherever in the record it is.
+test_expect_success 'a number past 2^53, integer or not, anywhere in a record: refused by file, line and field' '
+	rec $B 1 2 >ok.jsonl &&
+	for bad in "r[\"samples\"][1] = 123456789012345678901234567890" \
+		"r[\"samples\"][1] = -(2**53 + 2)" "r[\"samples\"] = [1.7e308, -1.7e308]" \
+		"r[\"samples\"][0] = 1e16" "r[\"params\"][\"size\"] = 2**64" \
+		"r[\"cpu\"][\"family\"] = 2**63" "r[\"params\"][\"x\"] = {\"y\": [0, -1e300]}"; do
+		edit "$bad" && refused "records: f.jsonl:1: field .[^ ]*. is .*, past 2\^53 \(9007199254740992\) in magnitude: " f.jsonl ||
+			{ echo "accepted: $bad"; return 1; }
+	done &&
+	edit "r[\"samples\"] = [2**53, -(2**53), 0.5]" && "$REPORT" f.jsonl >/dev/null
+'
+
+# A string the report prints is one line of UTF-8: a unit with "\n" split
+# a Markdown table row, one with the bytes \xff\xfe made report.json
+# invalid UTF-8 (send's reader of CI's verdict failed on it).
+test_expect_success 'a string with a control character or bytes that are not UTF-8, anywhere in a record: refused by file, line and field' '
+	rec $B 1 2 >ok.jsonl &&
+	for bad in "r[\"unit\"] = \"ms\\n\"" "r[\"host\"] = \"a\\tb\"" "r[\"case\"] = \"x\\u001b[2Jy\"" \
+		"r[\"params\"][\"variant\"] = \"v\\u0000w\"" "r[\"cpu\"][\"flags\"][0] = \"e\\u0085\"" \
+		"r[\"metric\"] = \"m\\u007f\"" "r[\"params\"][\"x\"] = [{\"y\": \"\\r\"}]"; do
+		edit "$bad" && refused "records: f.jsonl:1: field .[^ ]*. has a control character \(byte [0-9]+\): " f.jsonl ||
+			{ echo "accepted: $bad"; return 1; }
+	done &&
+	edit "r[\"params\"][\"a\\rb\"] = 1" &&
+	refused "records: f.jsonl:1: a key of field .params. has a control character" f.jsonl &&
+	rec $B 1 2 | sed "s/\"unit\":\"ns\"/\"unit\":\"n$(printf "\377\376")\"/" >f.jsonl &&
+	refused "records: f.jsonl:1: field .unit. has a byte that is not UTF-8 \(byte 2\): " f.jsonl &&
+	edit "r[\"host\"] = \"J\\u00f6rg \\u2014 \\ufffd\"" && "$REPORT" --json r.json f.jsonl >/dev/null &&
+	python3 -c "import json; json.load(open(\"r.json\", encoding=\"utf-8\"))"
 '
 
 test_expect_success 'a directory <commit>+<suffix> holds the records of that name only: another commit refused' '
