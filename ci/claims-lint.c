@@ -107,7 +107,7 @@ static const char *series_path;	/* the series linted: the claims' too */
 
 struct source;
 
-/* "FIGURES:LINE" of a source: a path of any length (struct text is 48) */
+/* "FIGURES:LINE" of a source: a path of any length (struct text holds a number) */
 struct where {
 	char s[4096 + 16];
 };

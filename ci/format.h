@@ -8,12 +8,21 @@
 #ifndef CI_FORMAT_H
 #define CI_FORMAT_H
 
+#include <float.h>
 #include <stdio.h>
 
 #include "table.h"
 
+/*
+ * A number printed whole, whatever double it is: "%+.2f%%" of -DBL_MAX is
+ * 315 characters (309 digits).  The reader refuses samples past 2^53, but
+ * what the report computes of them need not stay there (a change against
+ * a base of 1e-45 is +1e47%): 48 bytes cut such a number to a wrong one.
+ */
+#define TEXT_MAX (DBL_MAX_10_EXP + 12)
+
 struct text {
-	char s[48];
+	char s[TEXT_MAX];
 };
 
 struct text num(double x);		/* "12.34", "123456", "-" for NaN */

@@ -39,17 +39,15 @@ int row_shown(const struct report *r, const struct row *w, size_t c)
 	return cm.p < r->alpha;
 }
 
-/* the mean and the sd in percent of it, in a fixed width */
-static struct text pm_sd(const struct stats *s)
+/*
+ * The mean and the sd in percent of it, at least in a fixed width: a
+ * wider number widens its line, never cut (it was, at 24 columns).
+ */
+static char *pm_sd(const struct stats *s)
 {
-	struct text t;
-
 	if (s->n < 2 || s->mean == 0)
-		snprintf(t.s, sizeof(t.s), "%10.24s      ", num(s->mean).s);
-	else
-		snprintf(t.s, sizeof(t.s), "%10.24s ±%3.0f%%", num(s->mean).s,
-			 fabs(s->sd / s->mean * 100));
-	return t;
+		return xasprintf("%10s      ", num(s->mean).s);
+	return xasprintf("%10s ±%3.0f%%", num(s->mean).s, fabs(s->sd / s->mean * 100));
 }
 
 /* lkp-style: parent, change, commit, change against the base, name */
@@ -67,7 +65,7 @@ void text_changes(const struct report *r, FILE *f, size_t c)
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = &t->rows[i];
 		struct cmp cp, cb;
-		char *name;
+		char *name, *pa, *pb;
 
 		if (!w->cells[c].n || !w->cells[c - 1].n)
 			continue;
@@ -78,12 +76,15 @@ void text_changes(const struct report *r, FILE *f, size_t c)
 		table_compare(&w->cells[c - 1], &w->cells[c], &cp);
 		table_compare(&w->cells[0], &w->cells[c], &cb);
 		name = row_name(w);
-		fprintf(f, "%s %8s %-3s %s %8s %-3s  %s  [%s]%s\n", pm_sd(&w->cells[c - 1].s).s,
-			pct_str(cp.pct).s, cmp_mark(&cp), pm_sd(&w->cells[c].s).s,
-			pct_str(cb.pct).s, cmp_mark(&cb), name, w->setup,
+		pa = pm_sd(&w->cells[c - 1].s);
+		pb = pm_sd(&w->cells[c].s);
+		fprintf(f, "%s %8s %-3s %s %8s %-3s  %s  [%s]%s\n", pa, pct_str(cp.pct).s,
+			cmp_mark(&cp), pb, pct_str(cb.pct).s, cmp_mark(&cb), name, w->setup,
 			gate_tag(r, w, c, tag, sizeof(tag)));
 		exact += cp.rule == RULE_EXACT;
 		free(name);
+		free(pa);
+		free(pb);
 	}
 	fprintf(f, "(%zu of %zu metrics shown: the rebind metrics and every change with p < %g;"
 		" * p<0.05, ** p<0.01, *** p<0.001, Welch's t-test)\n", n, total, r->alpha);

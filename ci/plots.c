@@ -421,14 +421,13 @@ static double x_of(const struct record *r, const char **key)
 static void curve_name(char *dst, size_t len, const struct record *r, double x)
 {
 	const char *variant = record_param_str(r, "variant");
-	char sfx[40];
+	struct text sfx = num_int(x);	/* whole, however wide */
 	size_t n, s;
 
 	snprintf(dst, len, "%s", variant ? variant : r->case_name);
-	snprintf(sfx, sizeof(sfx), "%.0f", x);
 	n = strlen(dst);
-	s = strlen(sfx);
-	if (n > s + 1 && !strcmp(dst + n - s, sfx) && strchr("-/", dst[n - s - 1]))
+	s = strlen(sfx.s);
+	if (n > s + 1 && !strcmp(dst + n - s, sfx.s) && strchr("-/", dst[n - s - 1]))
 		dst[n - s - 1] = '\0';
 }
 

@@ -10,7 +10,7 @@
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 13
+plan 14
 B=1111111111111111111111111111111111111111
 H=2222222222222222222222222222222222222222
 
@@ -168,6 +168,15 @@ test_expect_success 'a string with a control character or bytes that are not UTF
 	refused "records: f.jsonl:1: field .unit. has a byte that is not UTF-8 \(byte 2\): " f.jsonl &&
 	edit "r[\"host\"] = \"J\\u00f6rg \\u2014 \\ufffd\"" && "$REPORT" --json r.json f.jsonl >/dev/null &&
 	python3 -c "import json; json.load(open(\"r.json\", encoding=\"utf-8\"))"
+'
+
+# Wide numbers are printed whole: a change of +1e47% was cut at 47
+# characters (a 48-byte text), a mean in the lkp table at 24 columns.
+test_expect_success 'wide numbers printed whole: a change of +1e47% in the text and Markdown reports' '
+	{ rec $B 1e-45 1e-45; rec $H 1 1; } >w.jsonl && printf "%s\tbase\n%s\thead\n" $B $H >c.txt &&
+	"$REPORT" --commits c.txt --markdown r.md w.jsonl >r.txt &&
+	p=$(python3 -c "print(\"%+.1f%%\" % ((1.0 - 1e-45) / 1e-45 * 100))") && echo "$p" &&
+	grep -qF -- "$p" r.txt && grep -qF -- "$p" r.md
 '
 
 test_expect_success 'a directory <commit>+<suffix> holds the records of that name only: another commit refused' '
