@@ -632,7 +632,7 @@ int main(int argc, char **argv)
 	struct record_ctx ctx = { .accel = NULL };
 	struct series ser[NR_DRIVERS][2];
 	const char *qemu_cpu = NULL, *host_error = NULL, *output = NULL, *v;
-	const char *qemu_version = NULL, *qemu_log = NULL;
+	const char *qemu_version = NULL, *qemu_log = NULL, *build_path = NULL;
 	char cpu_error[1024] = "", host_msg[2048];
 	int status_only = 0;
 	const char *model_path = NULL;
@@ -648,7 +648,7 @@ int main(int argc, char **argv)
 	int opt, done = 0, status = 0, cut = 0, rc;
 	size_t cap = 0, d, c, m;
 	ssize_t len;
-	json_object *params, *rec, *vulns = json_object_new_object();
+	json_object *params, *rec, *vulns;
 	json_object *pages[NR_DRIVERS] = { NULL };
 	struct check checks[4];
 	size_t nr_checks = 0;
@@ -697,9 +697,7 @@ int main(int argc, char **argv)
 			status_only = 1;
 			break;
 		case 'B':
-			ctx.build = load_build(optarg);
-			if (!ctx.build)
-				return 1;
+			build_path = optarg;
 			break;
 		case 'V':
 			if (!*optarg) {
@@ -719,14 +717,18 @@ int main(int argc, char **argv)
 	}
 	if (status_only)
 		return print_status(argv[optind]);
-	if (!ctx.build) {
+	if (!build_path) {
 		fprintf(stderr, PROG ": usage: --build FILE: %s\n",
 			"the kernel build measured (scripts/build.sh's build-id.json) is named in every record");
 		return 2;
 	}
+	ctx.build = load_build(build_path);
+	if (!ctx.build)
+		return 1;
 	f = fopen(argv[optind], "r");
 	if (!f) {
 		fprintf(stderr, PROG ": read: %s: %s\n", argv[optind], strerror(errno));
+		json_object_put(ctx.build);
 		return 1;
 	}
 	if (output) {
@@ -735,9 +737,11 @@ int main(int argc, char **argv)
 		if (!out.f) {
 			fprintf(stderr, PROG ": write: %s: %s\n", output, strerror(errno));
 			fclose(f);
+			json_object_put(ctx.build);
 			return 1;
 		}
 	}
+	vulns = json_object_new_object();
 	while ((len = getline(&buf, &cap, f)) > 0) {
 		/* the last line of output that was cut short: not a line */
 		if (buf[len - 1] != '\n') {

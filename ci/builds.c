@@ -64,8 +64,9 @@ static struct build *builds_of(const struct report *r, size_t *n)
 					;
 				if (i == *n) {
 					b = xrealloc(b, (*n + 1) * sizeof(*b));
-					b[i] = (struct build){ .name = name, .first = rec,
-							       .applied = json_object_new_object() };
+					b[i].name = name;
+					b[i].first = rec;
+					b[i].applied = json_object_new_object();
 					(*n)++;
 				} else {
 					free(name);
@@ -106,9 +107,11 @@ void builds_write(const struct report *r, FILE *f, int md)
 			md ? "  - " : "    ");
 		json_object_object_foreach(b[i].applied, key, states) {
 			fprintf(f, "%s%s: ", md ? "    - " : "      ", key);
-			for (k = 0; k < json_object_array_length(states); k++)
-				fprintf(f, "%s%s", k ? " | " : "",
-					json_object_get_string(json_object_array_get_idx(states, k)));
+			for (k = 0; k < json_object_array_length(states); k++) {
+				json_object *st = json_object_array_get_idx(states, k);
+
+				fprintf(f, "%s%s", k ? " | " : "", json_object_get_string(st));
+			}
 			fprintf(f, "\n");
 		}
 	}

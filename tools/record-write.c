@@ -32,6 +32,8 @@
 #include "record-write.h"
 
 #define PROG "record-write"
+/* record_write()'s EINVAL: what no reader would take */
+#define EINVAL_WHY "a name or field is empty, or a bench-vm record names no build (--json build=...): no record"
 
 static void usage_exit(const char *why, const char *what)
 {
@@ -203,7 +205,7 @@ int main(int argc, char **argv)
 	if (record_write(out, rec) || record_close(out)) {
 		fprintf(stderr, PROG ": write: %s: %s\n", to ? to : "stdout",
 			errno == EDOM	  ? "a number is NaN or infinite: no record" :
-			errno == EINVAL ? "a name or field is empty, or a bench-vm record names no build (--json build=...): no record" :
+			errno == EINVAL ? EINVAL_WHY :
 					  strerror(errno));
 		return 1;
 	}
