@@ -34,6 +34,7 @@
 # series head.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../scripts/kconfig.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then
 	[ $# = 3 ] || usage_die "checks.sh [--results DIR] COMMIT: one commit (make checks COMMITS='...' for several)"
@@ -119,7 +120,7 @@ if [ "$KCONFIG" != tiny ] && enabled_check codegen; then
 		die "codegen: Debian's configuration of the pinned kernel is not at hand (above); CHECKS_ONLY without codegen leaves it out"
 fi
 if [ -n "$check" ]; then
-	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY configs $CONFIGS kconfig $KCONFIG"
+	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY configs $CONFIGS kconfig $KCONFIG header-users-max $HEADER_USERS_MAX"
 	[ -z "$debian_config" ] || echo "debian-config $(sha256sum <"$debian_config" | cut -d' ' -f1)"
 	# what KUnit runs, as kunit.sh checks it
 	[ "$KUNIT" = 0 ] || sh "$TOP/checks/kunit.sh" --check

@@ -24,6 +24,7 @@
 # timeout).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../scripts/kconfig.sh"
 PROG=kunit
 results='' check=''
 if [ "${1:-}" = --results ]; then

@@ -24,6 +24,7 @@
 # Exit 1 when the commit does not build.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kconfig.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then
 	[ $# = 3 ] || usage_die "build.sh [--results DIR] COMMIT: one commit (make build COMMITS='...' for several)"
@@ -36,7 +37,7 @@ else
 	[ $# = 1 ] || usage_die "build.sh [--results DIR] COMMIT: one commit (make build COMMITS='...' for several)"
 fi
 
-# KCONFIG=distro|tiny: the guest's configuration (scripts/lib.sh,
+# KCONFIG=distro|tiny: the guest's configuration (scripts/kconfig.sh,
 # guest_fragment); FRAGMENT=<file>: another fragment, named KCONFIG_NAME
 # in the build's identity (bench-vm/checked.sh passes the guest's with a
 # variant's fragment appended)

@@ -74,10 +74,11 @@ check_inputs() {
 for c in $from $to; do
 	check_inputs "$c"
 	b=$OUT/build/$c k=$stage/kernels/$c
-	# as the build lays them out: run.sh finds System.map beside the image
+	# as the build lays them out: run.sh finds System.map and the build's
+	# identity (build-id.json, named in every record) beside the image
 	mkdir -p "$k/arch/x86/boot" && cp "$b/arch/x86/boot/bzImage" "$k/arch/x86/boot/" &&
-		cp "$b/.config" "$k/config" && cp "$b/System.map" "$k/" ||
-		die "kernels: cannot copy $b's bzImage, .config and System.map into $stage"
+		cp "$b/.config" "$k/config" && cp "$b/System.map" "$b/build-id.json" "$k/" ||
+		die "kernels: cannot copy $b's bzImage, .config, System.map and build-id.json into $stage"
 done
 cp "$BIN/bench-vm-agent" "$BIN/bench-vm-collect" "$BIN/gen_init_cpio" "$BIN/ci-reproduce" "$stage/bin/" &&
 	cp "$TOP/scripts/reproduce-claim.sh" "$stage/reproduce.sh" ||

@@ -156,6 +156,7 @@ materials() {
 	cp "$TOP"/bench-vm/*.sh "$1/bench-vm/" &&
 	cp "$TOP/scripts/lib.sh" "$TOP/scripts/pin.conf" "$TOP/scripts/owner.sh" "$1/scripts/" &&
 	echo kernel >"$1/kernels/$B/arch/x86/boot/bzImage" && echo kernel >"$1/kernels/$H/arch/x86/boot/bzImage" &&
+	cp "$BUILD_ID" "$1/kernels/$B/" && cp "$BUILD_ID" "$1/kernels/$H/" &&
 	printf "#!/bin/sh\n[ \"\$1\" != --version ] || { echo \"QEMU emulator version 7.2.0 (fake)\"; exit 0; }\necho \"\$*\" >>\"%s/booted\"\nexit 1\n" "$SCRATCH" >qemu &&
 	chmod +x qemu && metadata "$1"
 }

@@ -35,11 +35,11 @@ check_scripts() {
 # as it is (checks, inputs, kinds), only each run faked: "STEP COMMIT"
 # into $SCRATCH/ran and one record
 real_steps() {
-	printf '. "%s/ci/steps.sh"\n' "$2" >"$1" &&
+	printf '. "%s/ci/steps.sh"\nBUILD_ID=%s\n' "$2" "$BUILD_ID" >"$1" &&
 	cat >>"$1" <<-\EOS
 	for s in build checks bench-vm bench; do
 		f=$(printf %s "$s" | tr - _)
-		eval "step_${f}_run() { echo \"$s \$1\" >>\"$SCRATCH/ran\"; \"\$BIN/record-write\" --to \"\$2/records.jsonl\" --suite $s --case x --metric y --unit ms --commit \"\$1\" 1; }"
+		eval "step_${f}_run() { echo \"$s \$1\" >>\"$SCRATCH/ran\"; \"\$BIN/record-write\" --to \"\$2/records.jsonl\" --suite $s --json \"build=\$(cat \"\$BUILD_ID\")\" --case x --metric y --unit ms --commit \"\$1\" 1; }"
 	done
 	EOS
 }
@@ -240,8 +240,11 @@ NOT_INPUTS='
 BIN the tools directory: each tool is hashed as a file
 BENCH_VM_RUN the marker of one run (why KVM is not used, said once)
 BOOT_TIMEOUT a watchdog limit: a run it cuts is an error record, not a figure
+TMPDIR where temporary files go
 CHECKS_TREE where the checks worktree is, not what is in it
 COMMITS which commits: the commit, its tree, is the step'"'"'s key
+KCONFIG_NAME the name of a FRAGMENT build (bench-vm/checked.sh'"'"'s) in its identity: without FRAGMENT, KCONFIG names it; the fragment'"'"'s sha256 is in the stamp
+DEBIAN_CONFIG where the reference of the codegen check is: its sha256, not its path, is in the checks stamp
 DEPS_LIST the packages to install, not a result (deps.list: "# not an input")
 FROM the sender of make send
 JOBS how many at once, not what is built or checked
@@ -274,15 +277,18 @@ test_expect_success 'every variable a step reads: another value reruns exactly t
 	echo >>bin2/bench-vm-agent && cp bin2/gen_init_cpio gic && echo >>gic &&
 	printf "#!/bin/sh\nexec qemu-system-x86_64 \"\$@\"\n" >qemu && chmod +x qemu &&
 	cp "$TOP/bench-vm/kernel.config" frag.config && echo "CONFIG_PRINTK_TIME=y" >>frag.config &&
+	# KCONFIG=distro: the codegen check names its reference, read offline
+	(. "$TOP/scripts/pin.conf" && printf "#\n# Linux/x86 %s Kernel Configuration\n" "$PIN_KVER") >debian.config &&
 	VALUES="FRAGMENT=$SCRATCH/frag.config BUILD_TARGETS=vmlinux KUNIT=0 COCCI_SET=ours CHECKS_ONLY=sparse CONFIGS=arm64
 		KUNIT_SUITES=memcpy KUNIT_VARIANTS=erms NS_SIZE=8G REBINDS=3 CPU=max,-erms ACCEL=tcg CLOCK=wall
-		MODEL=cache MODEL_ARGS=top=5 MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1
+		MODEL=cache MODEL_ARGS=top=5 MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1 GUEST_MITIGATIONS=cpu HEADER_USERS_MAX=1 KCONFIG=distro
 		NVDIMM_DIR=$SCRATCH QEMU=$SCRATCH/qemu BENCH_VM_BIN=$SCRATCH/bin2 GEN_INIT_CPIO=$SCRATCH/gic
 		BENCH_ARGS=--quick CC=cc" &&
 	# settings VAR=VALUE: each step'"'"'s check with it, a file a step
 	settings() {
 		(
-			export KERNEL_TREE="$SCRATCH/repo" NS_SIZE=100G REBINDS=30 CPU=max ACCEL=auto CLOCK=auto MODEL=none BENCH_ARGS= &&
+			export KERNEL_TREE="$SCRATCH/repo" NS_SIZE=100G REBINDS=30 CPU=max ACCEL=auto CLOCK=auto MODEL=none BENCH_ARGS= \
+				DEBIAN_CONFIG="$SCRATCH/debian.config" &&
 			# shellcheck disable=SC2163 # VAR=VALUE, exported as such
 			{ [ -z "$1" ] || export "$1"; } &&
 			. "$TOP/ci/steps.sh" &&

@@ -26,6 +26,7 @@ setup() {
 	C1=$(git -C repo rev-parse HEAD~2) && C2=$(git -C repo rev-parse HEAD~1) && C3=$(git -C repo rev-parse HEAD) &&
 	cat >steps.sh <<-EOS
 	. "$TOP/ci/steps.sh"
+	BUILD_ID='$BUILD_ID'
 	EOS
 	cat >>steps.sh <<-\EOS
 	for s in build checks bench-vm bench; do
@@ -42,10 +43,10 @@ setup() {
 		[ "$v" != "${FAKE_BAD:-}" ] || v=-50
 		mkdir -p "$3/sub" && echo "made for $2" >"$3/note" &&
 		"$BIN/record-write" --to "$3/records.jsonl" --suite "$1" --case x/rebind \
-			--metric memmap_init_ms --unit ms --commit "$2" --accel tcg --clock icount \
+			--metric memmap_init_ms --unit ms --commit "$2" --accel tcg --clock icount --json "build=$(cat "$BUILD_ID")" \
 			"$((100 - v))" "$((101 - v))" &&
 		"$BIN/record-write" --to "$3/sub/more.jsonl" --suite "$1" --case sub \
-			--metric n --unit count --commit "$2" 7
+			--metric n --unit count --commit "$2" --json "build=$(cat "$BUILD_ID")" 7
 	}
 	EOS
 }
