@@ -542,7 +542,8 @@ static int exp_flushcache_fixed(struct bench *b)
  * one SFENCE at the end as the series has it; against the non-temporal
  * store bandwidth of this machine measured on the same buffer in the
  * same run (stores only, the physical limit of any such copy).  tmpl-rep
- * is the copy as the kernel compiles it (REP MOVSL a struct page).  The
+ * is the copy as an -Os kernel compiles it (REP MOVSL a struct page:
+ * tinyconfig's; an -O2 build, a distro's, has the MOVs of tmpl-memcpy).  The
  * destination is far larger than the caches; every pass starts with it
  * written back by the previous one.
  */

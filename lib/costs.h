@@ -16,8 +16,8 @@
  *           store       cached stores, less REP iterations
  *           rep_byte    bytes of REP MOVS/STOS
  *           rep_start   REP MOVS/STOS started (rep_starts): the start-up a
- *                       short REP (the kernel's 64-byte struct page copy,
- *                       REP MOVSL) pays per copy
+ *                       short REP (an -Os kernel's 64-byte struct page
+ *                       copy, REP MOVSL; not an -O2 one's) pays per copy
  *   memory  l1_load_miss, l1_store_miss   L1d misses the LLC serves
  *           llc_load    lines read from memory for a load
  *           llc_store   lines read from memory for a store (write-allocate)
