@@ -254,6 +254,31 @@ config_into() {
 	rm -rf "$ci_o.kconfig"
 }
 
+# walk_times WALKED HEAD COMMIT: the tree's file times as the walk
+# directory needs them, after a checkout from HEAD to COMMIT when the
+# tree was last checked out for another walk directory (another
+# configuration) than this one, whose last build was of WALKED: a file
+# the checkout rewrote with what WALKED has gets an old time back (its
+# objects here are of that content: nothing to remake), and every file
+# that differs from WALKED is made newer than the objects here, whatever
+# the checkout did with it
+walk_times() {
+	[ -n "$1" ] && [ "$1" != "$2" ] || return 0
+	btgit diff --name-only "$1" "$3" -- >"$OUT/kbuild/.differs" &&
+		btgit diff --name-only "$2" "$3" -- >"$OUT/kbuild/.rewritten" ||
+		die "build: git diff in $BUILD_TREE failed"
+	(
+		cd "$BUILD_TREE" || exit 1
+		grep -vxF -f "$OUT/kbuild/.differs" "$OUT/kbuild/.rewritten" | while IFS= read -r f; do
+			[ ! -f "$f" ] || touch -h -d @1 -- "$f" || exit 1
+		done &&
+		while IFS= read -r f; do
+			[ ! -f "$f" ] || touch -h -- "$f" || exit 1
+		done <"$OUT/kbuild/.differs"
+	) || die "build: cannot set the file times in $BUILD_TREE"
+	rm -f "$OUT/kbuild/.differs" "$OUT/kbuild/.rewritten"
+}
+
 # build_one COMMIT: 0 built, 1 failed: the commit built in the walk
 # directory W, then W copied to $OUT/build/<commit> with the commit's own
 # files (result, seconds, log, warnings; a failed build's directory has
@@ -266,7 +291,9 @@ build_one() {
 	walk_take "$w"
 	walked=$(cat "$w/.commit" 2>/dev/null || true)
 	rm -rf "$o" "$o.tmp"
+	h=$(btgit rev-parse HEAD)
 	btgit checkout -q --detach "$c" || die "build: git checkout $c in $BUILD_TREE failed"
+	walk_times "$walked" "$h" "$c"
 	# the walk directory's own files, removed before they are written:
 	# a link put at one of those names is never written through
 	rm -f "$w/.building" "$w/.log" "$w/.by-target" "$w/.compiled" "$w/.warnings.new" \

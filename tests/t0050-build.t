@@ -82,7 +82,13 @@ test_expect_success 'a new commit id of a tree already built: linked, not rebuil
 test_expect_success 'a child builds from its parent: one object compiled, the same bzImage and warnings as from nothing' '
 	child=$(commit_with "$HEAD" mm/mm_init.c "s/^void __init mm_core_init(void)$/static int xcs_walk_unused(void) { return 0; }\n&/" "test: one line more in mm_init.c") &&
 	c=$OUT/build/$child && rm -rf "$c" &&
-	$BUILD "$HEAD" 2>/dev/null && w=$(ls -d "$OUT"/kbuild/*/ | while read -r d; do
+	# no build of its tree from an earlier run, which would be linked
+	for s in $(grep -lx "tree $(git -C "$WORKTREE" rev-parse "$child^{tree}")" "$OUT"/build/*/stamp); do
+		rm -rf "${s%/stamp}"
+	done &&
+	# the head built last in its walk directory (the tests before built
+	# other commits there, and a build up to date walks nothing)
+	rm -rf "$OUT/build/$HEAD" && $BUILD "$HEAD" 2>/dev/null && w=$(ls -d "$OUT"/kbuild/*/ | while read -r d; do
 		[ "$(cat "$d.commit" 2>/dev/null)" = "$HEAD" ] && echo "${d%/}"; done | head -n 1) &&
 	[ -n "$w" ] &&
 	$BUILD "$child" 2>err && cat err &&

@@ -61,7 +61,7 @@ test_expect_success '--print-cmd: the QEMU command, quoted, one NVDIMM piece eac
 	tail -n 1 cmd | grep -q " .-accel. .tcg. .-cpu. .max,+fsrm. " &&
 	tail -n 1 cmd | grep -q " .-no-reboot. " &&
 	[ "$(tail -n 1 cmd | grep -o "memory-backend-file,id=nvmem[01],share=on,mem-path=[^,]*,size=2147483648" | wc -l)" = 2 ] &&
-	tail -n 1 cmd | grep -q "panic=-1 .*dyndbg=\"func memmap_init_zone_device +p\" -- rebinds=30" &&
+	tail -n 1 cmd | grep -q "panic=-1 .*dyndbg=\"func memmap_init_zone_device +p\" indirect_target_selection=force -- rebinds=30" &&
 	no_qemu_under "$SCRATCH"
 '
 

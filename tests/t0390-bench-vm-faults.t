@@ -118,7 +118,7 @@ test_expect_success 'options: a watchdog of 0, sizes that overflow 64 bits, mist
 
 test_expect_success 'options: numbers without their leading zeros (not octal), NVDIMM_DIR absolute, a comma in a path doubled for QEMU' '
 	: >bzImage && mkdir "a,b" &&
-	NVDIMM_DIR=a,b $RUN --print-cmd --accel tcg --rebinds 010 --timeout 0100 --kernel bzImage --results res >cmd &&
+	NVDIMM_DIR=a,b $RUN --print-cmd --accel tcg --rebinds 010 --timeout 0100 --kernel bzImage --build-id "$BUILD_ID" --results res >cmd &&
 	cat cmd && tail -n 1 cmd | grep -q -- "-- rebinds=10[ '\'']" &&
 	tail -n 1 cmd | grep -q "mem-path=$SCRATCH/a,,b/bench-vm\.[^/]*/nvdimm0,size=" &&
 	tail -n 1 cmd | grep -q "path=$SCRATCH/a,,b/bench-vm\.[^/]*/agent.out" &&
@@ -127,7 +127,7 @@ test_expect_success 'options: numbers without their leading zeros (not octal), N
 
 test_expect_success 'a kernel QEMU cannot load: refused by the machine preflight (exit 2), the results untouched, no KVM verdict cached from it (a QEMU that aborts under KVM first: that verdict, in its own words)' '
 	: >bzImage && previous_run res res.before &&
-	{ rc=0; NVDIMM_DIR=$SCRATCH KVM_PROBE_CACHE=$SCRATCH/cache KVM_REPROBE=1 $RUN --kernel bzImage --results res 2>err || rc=$?; } &&
+	{ rc=0; NVDIMM_DIR=$SCRATCH KVM_PROBE_CACHE=$SCRATCH/cache KVM_REPROBE=1 $RUN --kernel bzImage --build-id "$BUILD_ID" --results res 2>err || rc=$?; } &&
 	cat err && [ $rc = 2 ] && grep -q "options: QEMU cannot make this machine .*could not load kernel" err &&
 	as_before res res.before && [ -z "$(ls -d "$SCRATCH"/bench-vm.* 2>/dev/null)" ] &&
 	! grep -q "did not say hello" err &&

@@ -44,7 +44,7 @@ test_expect_success 'QEMU loads the plugin (API version 1) and refuses what it c
 '
 
 test_expect_success 'run.sh --model: bad values are usage errors; cache puts the plugin and System.map in the argv, auto where icount' '
-	mkdir -p b/arch/x86/boot && : >b/arch/x86/boot/bzImage &&
+	mkdir -p b/arch/x86/boot && : >b/arch/x86/boot/bzImage && cp "$BUILD_ID" b/ &&
 	echo "ffffffff81000000 T _text" >b/System.map &&
 	rc=0 && $RUN --model bogus --kernel b/arch/x86/boot/bzImage 2>err || rc=$? &&
 	[ "$rc" = 2 ] && grep -q "model: .bogus. is not none, cache or auto" err &&
