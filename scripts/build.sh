@@ -197,12 +197,27 @@ walk_dir() {
 # run that is gone) is cleaned: what it wrote, all newer than its marker,
 # is removed, so that no object cut in the middle of its write passes
 # for up to date
+#
+# W/.checkout names the commit last checked out for W.  A build that
+# failed or was cut leaves no W/.commit, and objects of that commit and
+# the one before: while the tree is still at that commit, the next build
+# walks from it (what the checkout rewrites is remade); once another
+# configuration's build moved the tree (and set its file times), what W
+# holds is not known, and W is emptied: a build from nothing
 walk_take() {
 	mkdir -p "$1" || die "build: cannot create $1"
 	if [ -f "$1/.building" ]; then
 		progress build "cleaning up after an interrupted build in $1 ($(cat "$1/.building"))"
 		find "$1" -newer "$1/.building" -type f -delete 2>/dev/null || true
 		rm -f "$1/.building" "$1/.commit"
+	fi
+	if [ ! -f "$1/.commit" ] && [ -f "$1/.checkout" ]; then
+		if [ "$(cat "$1/.checkout")" = "$(btgit rev-parse HEAD)" ]; then
+			cp "$1/.checkout" "$1/.commit" || die "build: cannot write $1/.commit"
+		else
+			progress build "$1 holds a build that failed or was cut, and the tree has moved since: emptied, built from nothing"
+			find "$1" -mindepth 1 -delete || die "build: cannot empty $1"
+		fi
 	fi
 }
 
@@ -294,6 +309,7 @@ build_one() {
 	h=$(btgit rev-parse HEAD)
 	btgit checkout -q --detach "$c" || die "build: git checkout $c in $BUILD_TREE failed"
 	walk_times "$walked" "$h" "$c"
+	rm -f "$w/.checkout" && echo "$c" >"$w/.checkout" || die "build: cannot write $w/.checkout (disk full?)"
 	# the walk directory's own files, removed before they are written:
 	# a link put at one of those names is never written through
 	rm -f "$w/.building" "$w/.log" "$w/.by-target" "$w/.compiled" "$w/.warnings.new" \
@@ -328,7 +344,7 @@ build_one() {
 		echo "$c" >"$w/.commit"
 		cp -a "$w" "$o.tmp" || { rm -rf "$o.tmp"; die "build: cannot copy $w to $o.tmp (disk full?)"; }
 		# shellcheck disable=SC2086 # the file names, a word each
-		(cd "$o.tmp" && rm -f .commit .log .compiled .warnings-by-target $OWN_FILES)
+		(cd "$o.tmp" && rm -f .commit .checkout .log .compiled .warnings-by-target $OWN_FILES)
 	else
 		mkdir -p "$o.tmp"
 	fi
@@ -407,6 +423,7 @@ elif twin=$(build_twin "$c") && [ -n "$twin" ]; then
 	progress build "$short: the tree of $(printf %.12s "$twin"), built: its build, linked, not rebuilt: $subj"
 else
 	w=$(walk_dir)
+	walk_take "$w"
 	if [ -f "$w/.commit" ]; then
 		progress build "$short building in $w, from the build of $(printf %.12s "$(cat "$w/.commit")") there: $subj (log: $w/.log)"
 	else
