@@ -279,7 +279,9 @@ config_into() {
 # the checkout did with it
 walk_times() {
 	[ -n "$1" ] && [ "$1" != "$2" ] || return 0
-	btgit diff --name-only "$1" "$3" -- >"$OUT/kbuild/.differs" &&
+	# (removed first: a link put at one of those names is not written through)
+	rm -f "$OUT/kbuild/.differs" "$OUT/kbuild/.rewritten" &&
+		btgit diff --name-only "$1" "$3" -- >"$OUT/kbuild/.differs" &&
 		btgit diff --name-only "$2" "$3" -- >"$OUT/kbuild/.rewritten" ||
 		die "build: git diff in $BUILD_TREE failed"
 	(
