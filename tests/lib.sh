@@ -179,6 +179,18 @@ expect_fail() {
 	[ "$rc" = 1 ] || { echo "expected exit 1, got $rc: $*"; return 1; }
 }
 
+# kill_when_running LOG SIG: in the background, SIG to the process
+# group of the driver (its pid in ./driver.pid) once LOG says "fake:
+# running" (or after 60 s); the helper's pid in $helper
+kill_when_running() {
+	{
+		kw_n=0
+		until grep -qs "fake: running" "$1" || [ $kw_n -gt 600 ]; do sleep 0.1; kw_n=$((kw_n + 1)); done
+		kill -"$2" -"$(cat driver.pid)"
+	} &
+	helper=$!
+}
+
 # commit_with PARENT FILE SED MSG: a commit on PARENT whose FILE is edited
 # by SED, made without touching any ref or the worktree
 commit_with() {

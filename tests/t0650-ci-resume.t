@@ -123,12 +123,7 @@ test_expect_success 'a step killed outright as it reruns: its kept results were 
 	}
 	EOS
 	ci && [ -f ci/$c2/fake.stamp ] && [ ! -e ci/$c2/.fake.superseded ] && cp -a ci before || return 1
-	{
-		n=0
-		until grep -qs "fake: running" ci/$c2/.fake.attempt/log || [ $n -gt 600 ]; do sleep 0.1; n=$((n + 1)); done
-		kill -KILL -"$(cat driver.pid)"
-	} &
-	helper=$!
+	kill_when_running ci/$c2/.fake.attempt/log KILL
 	rc=0
 	FAKE_OPT=1 KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
 		setsid -w sh "$TOP/ci/run.sh" >ci.out 2>ci.err || rc=$?

@@ -214,12 +214,7 @@ test_expect_success 'Ctrl-C while a step runs: the view of its log outlives it, 
 			echo fake: running >&2; while :; do sleep 0.1; done"
 	}
 	EOS
-	{
-		n=0
-		until grep -qs "fake: running" ci/$C2/.build.attempt/log || [ $n -gt 600 ]; do sleep 0.1; n=$((n + 1)); done
-		kill -INT -"$(cat driver.pid)"
-	} &
-	helper=$!
+	kill_when_running ci/$C2/.build.attempt/log INT
 	rc=0
 	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci GATE_ACK=$SCRATCH/ack \
 		setsid -w sh "$TOP/ci/run.sh" >ci.out 2>ci.err || rc=$?
