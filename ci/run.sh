@@ -344,6 +344,14 @@ commits=${uniq_commits# }
 set -- $commits
 n=$#
 
+# One pipeline run writes into $OUT at a time (lib.sh: out_lock); the
+# guest queue and its steps run under the run that started them (they
+# hold its open lock, so the next run waits for them too); before the
+# first write
+if [ -z "$one_step" ] && [ -z "$vm_runner" ]; then
+	out_lock "ci/run.sh${report_only:+ --report-only}${plan_only:+ --plan}${view:+ --view $view}${CI_QUICK:+ (make quick)}"
+fi
+
 mkdir -p "$CI_OUT"
 if [ -z "$one_step$vm_runner$view" ]; then
 	# the whole series, base first: what a gate acknowledgement may
@@ -700,9 +708,22 @@ fi
 # appends "COMMIT I PARENT" to $RUN_DIR/vm-queue as a commit's turn comes;
 # they start in that order, as vm_room allows, and the runner ends once
 # the run has closed the queue ($RUN_DIR/vm-closed) and every one ended.
+# The run that queued the guests is CI_DRIVER (its owner record): killed
+# outright (SIGKILL: its EXIT trap, stop_queue, never ran), the runner
+# stops its guests as stop_queue would (TERM to the session: each guest's
+# runner removes its NVDIMM files) and ends.
 if [ -n "$vm_runner" ]; then
+	[ -n "${CI_DRIVER:-}" ] || usage_die "run.sh --vm-runner: CI_DRIVER (the owner record of the run that queues) is not set"
 	started=0 pids=''
 	while :; do
+		# shellcheck disable=SC2086 # PID START BOOT, a word each
+		if ! owner_alive $CI_DRIVER; then
+			warn "$GUEST_STEP: the run that queued these guests (pid ${CI_DRIVER%% *}) is gone: stopping its guests"
+			trap '' TERM
+			kill -TERM 0 2>/dev/null || true
+			wait || true
+			exit 1
+		fi
 		keep=''
 		for p in $pids; do
 			if alive "$p"; then keep="$keep $p"; else wait "$p" || true; fi
@@ -803,7 +824,7 @@ if [ -z "$report_only" ]; then
 		printf '%s %s %s\n' "$1" "$2" "${3:--}" >>"$RUN_DIR/vm-queue" ||
 			die "run: cannot write $RUN_DIR/vm-queue (disk full?)"
 		[ -z "$vm_pid" ] || return 0
-		CI_T0=$T0 CI_T_START=$T_START setsid sh "$0" --vm-runner &
+		CI_DRIVER=$(proc_owner) CI_T0=$T0 CI_T_START=$T_START setsid sh "$0" --vm-runner &
 		vm_pid=$!
 	}
 	vm_queued=

@@ -293,49 +293,80 @@ signals_held() {
 # shellcheck source=owner.sh
 . "$TOP/scripts/owner.sh"
 
+# lock_take FD FILE ENV WHAT HELD: FILE, open on FD (6, 7 or 8) by the
+# caller, is flock(1)'s lock for this run until it exits, or the run is
+# refused at once, naming the live run that holds it: pid and WHAT (HELD
+# says what the holder does, for the message).  The kernel lets go of an
+# flock when the last process holding it ends, a SIGKILL included, so
+# nothing stale is ever taken for a lock.  The file also names its holder
+# (an owner record, then WHAT).  The processes of the run hold it too (a
+# git am that goes on after its apply was killed, a guest being cleaned):
+# the next run waits for them (up to 30 s), never working under them.  A
+# run that the holder started (range-diff and trailers run apply.sh)
+# goes on under its lock: it inherits the open
+# lock, ENV names the file, and flock on that same open file succeeds,
+# where any other run's open of the file waits.  ENV empty: no run
+# inherits it, a nested one is refused as any other.
+lock_take() {
+	lt_fd=$1 lt_file=$2 lt_env=$3 lt_what=$4 lt_held=$5
+	case $lt_fd in 6 | 7 | 8) ;; *) die "lock_take: fd '$lt_fd': not 6, 7 or 8" ;; esac
+	lt_inherited=''
+	case $lt_env in
+	'') ;;
+	XCS_[A-Z_]*) eval "lt_inherited=\${$lt_env:-}" ;;
+	*) die "lock_take: '$lt_env': not an XCS_ variable" ;;
+	esac
+	[ -z "$lt_inherited" ] || [ "$lt_inherited" != "$lt_file" ] ||
+		! flock -n "$lt_fd" 2>/dev/null || return 0
+	# held open, the same file for every run (flock): not replaced but
+	# opened where it is, and a link there refused
+	no_link "$lt_file" || die "lock: cannot open '$lt_file' (see above); nothing changed"
+	case $lt_fd in
+	6) command exec 6>>"$lt_file" ;;
+	7) command exec 7>>"$lt_file" ;;
+	8) command exec 8>>"$lt_file" ;;
+	esac || die "lock: cannot open '$lt_file' (see above); nothing changed"
+	lt_n=0
+	until flock -n "$lt_fd"; do
+		lt_pid='' lt_start='' lt_boot='' lt_name=''
+		read -r lt_pid lt_start lt_boot lt_name <"$lt_file" 2>/dev/null || true
+		owner_alive "$lt_pid" "$lt_start" "$lt_boot" &&
+			die "lock: another run is $lt_held: ${lt_name:-a run of the toolkit}, pid $lt_pid: wait for it to end (or stop it: kill $lt_pid); nothing changed"
+		# its owner is gone: processes it started still hold the lock;
+		# a new owner may be writing its name: look again
+		lt_n=$((lt_n + 1))
+		[ "$lt_n" -le 300 ] ||
+			die "lock: processes of a run that is no longer alive (pid ${lt_pid:-unknown}) still hold $lt_file: end them (ls -l /proc/[0-9]*/fd | grep '$(basename "$lt_file")' finds them); nothing changed"
+		[ "$lt_n" != 10 ] ||
+			progress lock "waiting for the processes of a run that is no longer alive (pid ${lt_pid:-unknown}) to let go of $lt_file"
+		sleep 0.1
+	done
+	no_link "$lt_file" && printf '%s %s\n' "$(proc_owner)" "$lt_what" >"$lt_file" ||
+		die "lock: cannot write '$lt_file' (disk full?); nothing changed"
+	[ -n "$lt_env" ] || return 0
+	eval "$lt_env=\$lt_file"
+	# shellcheck disable=SC2163 # the variable ENV names
+	export "$lt_env"
+}
+
 # worktree_lock WHAT: this run is the only run of the toolkit that
-# changes $WORKTREE (apply, repin, range-diff) until it exits, or the
-# run is refused at once, naming the live run that holds the lock: pid
-# and WHAT.  The lock is flock(1)'s on $gitdir/x86-copy-series.lock: the
-# kernel lets go of it when the last process holding it ends, a SIGKILL
-# included, so nothing stale is ever taken for a lock.  The file also
-# names its holder (an owner record, then WHAT).  The processes of the
-# run hold it too: a git am that goes on after its apply was killed
-# keeps it, and the next run waits for it (up to 30 s), never cleaning
-# under a running am.  A run that a holder started (range-diff and
-# trailers run apply.sh) goes on under its lock: it inherits the open
-# lock (fd 8), and flock on that same open file succeeds, where any other
-# run's open of the file waits.
+# changes $WORKTREE (apply, repin, range-diff) until it exits (lock_take
+# on $gitdir/x86-copy-series.lock, fd 8)
 worktree_lock() {
 	wl_file=$(wgit rev-parse --absolute-git-dir)/x86-copy-series.lock ||
 		die "worktree: $WORKTREE: git cannot read it"
-	if [ "${XCS_WORKTREE_LOCK:-}" = "$wl_file" ] && flock -n 8 2>/dev/null; then
-		return 0
-	fi
-	# held open, the same file for every run (flock): not replaced but
-	# opened where it is, and a link there refused
-	no_link "$wl_file" && command exec 8>>"$wl_file" ||
-		die "lock: cannot open '$wl_file' (see above); nothing changed"
-	wl_n=0
-	until flock -n 8; do
-		wl_pid='' wl_start='' wl_boot='' wl_what=''
-		read -r wl_pid wl_start wl_boot wl_what <"$wl_file" 2>/dev/null || true
-		owner_alive "$wl_pid" "$wl_start" "$wl_boot" &&
-			die "lock: another run is changing $WORKTREE: ${wl_what:-a run of the toolkit}, pid $wl_pid: wait for it to end (or stop it: kill $wl_pid); nothing changed"
-		# its owner is gone: processes it started still hold the lock
-		# (a git am going on, or ending); a new owner may be writing
-		# its name: look again
-		wl_n=$((wl_n + 1))
-		[ "$wl_n" -le 300 ] ||
-			die "lock: processes of a run that is no longer alive (pid ${wl_pid:-unknown}) still hold $wl_file: end them (ls -l /proc/[0-9]*/fd | grep x86-copy-series.lock finds them); nothing changed"
-		[ "$wl_n" != 10 ] ||
-			progress lock "waiting for the processes of a run that is no longer alive (pid ${wl_pid:-unknown}) to let go of $WORKTREE"
-		sleep 0.1
-	done
-	no_link "$wl_file" && printf '%s %s\n' "$(proc_owner)" "$1" >"$wl_file" ||
-		die "lock: cannot write '$wl_file' (disk full?); nothing changed"
-	XCS_WORKTREE_LOCK=$wl_file
-	export XCS_WORKTREE_LOCK
+	lock_take 8 "$wl_file" XCS_WORKTREE_LOCK "$1" "changing $WORKTREE"
+}
+
+# out_lock WHAT: this run is the only pipeline run (ci/run.sh: make, make
+# quick, make ci and their views) writing into $OUT until it exits
+# (lock_take on $OUT/.run.lock, fd 6): two would build in one tree, write
+# one step's attempt directory and stamps, and take each other's results.
+# Not inherited: the guest queue and its steps take no lock (ci/run.sh),
+# and any other run.sh started under a run is refused.
+out_lock() {
+	mkdir -p "$OUT" || die "out: cannot create '$OUT'"
+	lock_take 6 "$OUT/.run.lock" '' "$1" "running on $OUT"
 }
 
 # A git am of the toolkit in $WORKTREE (apply, repin) leaves this marker in

@@ -74,7 +74,7 @@ steps() {
 	EOS
 }
 ci() {
-	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
 		sh "$TOP/ci/run.sh" >ci.out 2>ci.err
 }
 

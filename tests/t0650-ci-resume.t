@@ -37,7 +37,7 @@ setup() {
 }
 
 ci() {
-	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
 		sh "$TOP/ci/run.sh" >ci.out 2>ci.err
 }
 
@@ -78,7 +78,7 @@ test_expect_success 'the default gate is the rebind times, also with GATE_ONLY e
 test_expect_success 'a report that cannot be made (a NaN record): exit 1, said so, the last report whole' '
 	setup && ci && cp -r ci before && c2=$(git -C repo rev-parse HEAD~1) &&
 	sed "s/\"samples\":\[10.0/\"samples\":[NaN/" ci/$c2/fake/records.jsonl >x && mv x ci/$c2/fake/records.jsonl &&
-	{ rc=0; KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+	{ rc=0; KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
 		sh "$TOP/ci/run.sh" --report-only >out 2>err || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "ci-report: records: .*/fake/records.jsonl:1: field .samples\[0\]. is NaN" err &&
 	grep -q "report: not made: ci-report exited 1" err && grep -q "done: report: not made" err &&
@@ -125,7 +125,7 @@ test_expect_success 'a step killed outright as it reruns: its kept results were 
 	ci && [ -f ci/$c2/fake.stamp ] && [ ! -e ci/$c2/.fake.superseded ] && cp -a ci before || return 1
 	kill_when_running ci/$c2/.fake.attempt/log KILL
 	rc=0
-	FAKE_OPT=1 KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+	FAKE_OPT=1 KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
 		setsid -w sh "$TOP/ci/run.sh" >ci.out 2>ci.err || rc=$?
 	wait $helper; cat ci.err && [ $rc != 0 ] &&
 	cmp before/$c2/fake/records.jsonl ci/$c2/fake/records.jsonl &&

@@ -21,7 +21,7 @@
 GATE_ACK=/dev/null
 export GATE_ACK
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
-plan 9
+plan 11
 
 setup() {
 	rm -rf repo ci order ./*.running &&
@@ -76,7 +76,7 @@ hook() {
 }
 
 ci() {
-	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=${CI_STEPS_FILE:-$SCRATCH/steps.sh} CI_OUT=$SCRATCH/ci \
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=${CI_STEPS_FILE:-$SCRATCH/steps.sh} OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
 		sh "$TOP/ci/run.sh" >ci.out 2>ci.err
 }
 
@@ -168,7 +168,7 @@ test_expect_success 'a wall-clock guest, or CI_SCHEDULE=serial: every step in it
 test_expect_success 'TERM while a guest runs in the background: it is stopped too, no stamp' '
 	setup &&
 	# the guest of C2 waits for a line that never comes: only the TERM ends it
-	{ WAITS="bench-vm $C2 never" KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci \
+	{ WAITS="bench-vm $C2 never" KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
 		sh "$TOP/ci/run.sh" >ci.out 2>ci.err & } && pid=$! &&
 	n=0; until { grep -q "start build $C3" order && grep -q "start bench-vm $C2" order; } 2>/dev/null ||
 		[ $n -gt 300 ]; do sleep 0.1; n=$((n + 1)); done &&
@@ -177,6 +177,40 @@ test_expect_success 'TERM while a guest runs in the background: it is stopped to
 	n=0; while ps -eo args | grep -q "[o]ne-step bench-vm $C2" && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
 	! ps -eo args | grep -q "[o]ne-step bench-vm $C2" &&
 	! grep -q "end bench-vm $C2" order && [ ! -f "ci/$C2/bench-vm.stamp" ]
+'
+
+test_expect_success 'KILL of the run while a guest runs in the background: the queue stops its guest and ends; the next run is not held up' '
+	setup &&
+	{ WAITS="bench-vm $C2 never" KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
+		sh "$TOP/ci/run.sh" >ci.out 2>ci.err & } && pid=$! &&
+	n=0; until grep -qs "start bench-vm $C2" order || [ $n -gt 300 ]; do sleep 0.1; n=$((n + 1)); done &&
+	grep -q "start bench-vm $C2" order && kill -KILL $pid &&
+	{ wait $pid || true; } &&
+	n=0; while ps -eo args | grep -q "[o]ne-step bench-vm $C2" && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
+	cat ci.err order &&
+	! ps -eo args | grep -q "[o]ne-step bench-vm $C2" &&
+	grep -q "bench-vm: the run that queued these guests (pid $pid) is gone: stopping its guests" ci.err &&
+	! grep -q "end bench-vm $C2" order && [ ! -f "ci/$C2/bench-vm.stamp" ] &&
+	ci && cat ci.err && [ -f "ci/$C2/bench-vm.stamp" ]
+'
+
+test_expect_success 'a second run on the same OUT while one goes on: refused at once, naming the first; the first unharmed' '
+	setup &&
+	{ WAITS="bench-vm $C2 go" KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
+		sh "$TOP/ci/run.sh" >ci.out 2>ci.err & } && pid=$! &&
+	n=0; until grep -qs "start bench-vm $C2" order || [ $n -gt 300 ]; do sleep 0.1; n=$((n + 1)); done &&
+	cp ci/.run/plan plan.before &&
+	for o in ci ci2; do
+		rc=0
+		KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/$o \
+			sh "$TOP/ci/run.sh" --plan >two.out 2>two.err || rc=$?
+		cat two.err && [ $rc = 1 ] &&
+		grep -q "ci: lock: another run is running on $SCRATCH/run-out: ci/run.sh, pid $pid: wait for it to end (or stop it: kill $pid); nothing changed" two.err || return 1
+	done &&
+	[ ! -e ci2 ] && cmp plan.before ci/.run/plan &&
+	echo go >>order && { rc=0; wait $pid || rc=$?; } && cat ci.err && [ $rc = 0 ] &&
+	[ -f "ci/$C3/bench.stamp" ] &&
+	ci && cat ci.err
 '
 
 test_expect_success 'a guest that fails in the background: the run says so and exits 1' '

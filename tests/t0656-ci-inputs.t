@@ -74,7 +74,7 @@ setup() {
 }
 
 ci() {
-	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci CLOCK=${CLOCK:-icount} \
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci CLOCK=${CLOCK:-icount} \
 		GATE_ACK=${GATE_ACK:-$SCRATCH/ack} sh "$TOP/ci/run.sh" >ci.out 2>ci.err
 }
 
@@ -89,7 +89,7 @@ test_expect_success 'the real stamps: a file a step sources or runs, or a variab
 	fake_series repo && git clone -q "$TOP" tk &&
 	real_steps rsteps.sh "$SCRATCH/tk" &&
 	rci() {
-		: >ran && : >ack && KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/rsteps.sh CI_OUT=$SCRATCH/rci \
+		: >ran && : >ack && KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/rsteps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/rci \
 			GATE_ACK=$SCRATCH/ack sh tk/ci/run.sh >rci.out 2>rci.err || { cat rci.err >&2; return 1; }
 		sort -u ran | cut -d" " -f1 | sort -u | tr "\n" " "
 	}
@@ -216,7 +216,7 @@ test_expect_success 'Ctrl-C while a step runs: the view of its log outlives it, 
 	EOS
 	kill_when_running ci/$C2/.build.attempt/log INT
 	rc=0
-	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci GATE_ACK=$SCRATCH/ack \
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci GATE_ACK=$SCRATCH/ack \
 		setsid -w sh "$TOP/ci/run.sh" >ci.out 2>ci.err || rc=$?
 	wait $helper; cat ci.err && [ $rc = 130 ] &&
 	n=0 && until [ ! -e shm/guest ] || [ $n -gt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
@@ -258,7 +258,7 @@ V verbose output of bench/gen.sh
 test_expect_success 'every variable a step reads: another value reruns exactly the steps whose files read it, or it is listed as deciding nothing they keep' '
 	fake_series repo &&
 	real_steps wsteps.sh "$TOP" &&
-	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/wsteps.sh CI_OUT=$SCRATCH/wci GATE_ACK=/dev/null \
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/wsteps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/wci GATE_ACK=/dev/null \
 		sh "$TOP/ci/run.sh" >wci.out 2>wci.err || { cat wci.err; return 1; }
 	C1=$(git -C repo rev-parse HEAD~2) &&
 	for s in build checks bench-vm bench; do

@@ -53,7 +53,7 @@ setup() {
 
 ci() {
 	: >ran && { [ -e ack ] || : >ack; } &&
-	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh CI_OUT=$SCRATCH/ci CLOCK=icount \
+	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=$SCRATCH/steps.sh OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci CLOCK=icount \
 		GATE_ACK=$SCRATCH/ack sh "$TOP/ci/run.sh" >ci.out 2>ci.err
 }
 
