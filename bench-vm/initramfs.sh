@@ -30,8 +30,9 @@ fi
 abs() {
 	printf '%s/%s' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")"
 }
-files=$(mktemp -d -t bench-vm-initramfs.XXXXXX) ||
-	die "initramfs: cannot create a temporary directory (mktemp, above)"
+stage_make "${TMPDIR:-/tmp}" bench-vm-initramfs "the scratch directory of an initramfs"
+# shellcheck disable=SC2154 # stage_make (lib.sh: owner.sh) sets it
+files=$run_dir
 trap 'rm -rf "$files"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

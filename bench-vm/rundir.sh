@@ -8,10 +8,10 @@
 # and the boot, so that the next run can tell a live run from a dead one
 # (a pid alone is given again to other processes).
 #
-#   run_dir_make PARENT NAME       run_dir: a fresh PARENT/NAME.XXXXXX owned
-#                                  by this shell (mode 0700, as mktemp makes it)
-#   runs_clean PARENT 'GLOB' WHAT  remove PARENT/GLOB directories of runs
-#                                  that are no longer alive, each said
+#   run_dir_make PARENT NAME       (scripts/owner.sh) run_dir: a fresh
+#                                  PARENT/NAME.XXXXXX owned by this shell
+#   runs_clean PARENT 'GLOB' WHAT  (scripts/owner.sh) remove PARENT/GLOB
+#                                  directories of runs no longer alive
 #   run_busy PARENT 'GLOB'         the pid of a live run owning one, or false
 #   put FILE <<EOF                 stdin into FILE, or die naming FILE (never
 #                                  in a pipeline: die would end only that)
@@ -22,50 +22,10 @@
 # shellcheck disable=SC2034 # used by run.sh
 PDEATH=$TOP/bench-vm/pdeath.sh
 
-# the owner record of a run directory (scripts/owner.sh)
+# the owner record of a run directory, run_dir_make, runs_clean
+# (scripts/owner.sh)
 # shellcheck source=../scripts/owner.sh
 . "$TOP/scripts/owner.sh"
-
-# run_alive DIR: DIR's owner is alive (same pid, start time and boot)
-run_alive() {
-	[ -f "$1/.owner" ] || return 1
-	read -r pid start boot 2>/dev/null <"$1/.owner" || return 1
-	owner_alive "$pid" "$start" "$boot"
-}
-
-# dir_in_use DIR: a running process names DIR/ in its command line (a
-# QEMU of the run: its NVDIMM and output paths).  awk takes DIR from its
-# environment, so that its own command line does not name it.
-dir_in_use() {
-	cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' '\n' |
-		D="$1/" awk 'index($0, ENVIRON["D"]) { found = 1 } END { exit !found }'
-}
-
-run_dir_make() {
-	run_dir=$(mktemp -d "$1/$2.XXXXXX") || die "run: cannot create a directory in $1"
-	proc_owner | cat >"$run_dir/.owner" || {
-		rm -rf "$run_dir"
-		die "run: writing $run_dir/.owner failed (the reason is above: a full disk?): free space there"
-	}
-}
-
-# runs_clean PARENT GLOB WHAT: a directory without an owner file was made
-# by an older run.sh, or is being made right now: it goes only when
-# nothing running names it and it has not changed for 10 minutes.
-runs_clean() {
-	for d in "$1"/$2; do
-		[ -d "$d" ] || continue
-		if [ -f "$d/.owner" ]; then
-			run_alive "$d" && continue
-			who="run $(cut -d' ' -f1 "$d/.owner" 2>/dev/null), no longer alive"
-		else
-			[ -z "$(find "$d" -maxdepth 0 -mmin -10)" ] && ! dir_in_use "$d" || continue
-			who="no owner file, nothing running names it"
-		fi
-		rm -rf "$d" || die "run: cannot remove $d ($3 of a run that is no longer alive)"
-		progress "${label:-run}" "removed $d: $3 of a dead run ($who)"
-	done
-}
 
 run_busy() {
 	for d in "$1"/$2; do

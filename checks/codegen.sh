@@ -223,7 +223,9 @@ layout() {
 
 [ $# -ge 3 ] || usage
 mode=$1 REF=$2 GUEST=$3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/codegen.XXXXXX") || die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+stage_make "${TMPDIR:-/tmp}" codegen "the scratch directory of a codegen check"
+# shellcheck disable=SC2154 # stage_make (lib.sh: owner.sh) sets it
+tmp=$run_dir
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

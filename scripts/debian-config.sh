@@ -57,9 +57,9 @@ deb=$(printf '%s\n' "$PIN_VERSION" | sed -n 's/.*~deb\([0-9][0-9]*\)u[0-9]*$/\1/
 [ -n "$deb" ] || die "config: cannot read Debian's release from the pinned version '$PIN_VERSION'"
 abi="${PIN_KVER}+deb$deb"
 
-tmp=$(mktemp -d "$OUT/.debian-config.XXXXXX" 2>/dev/null) ||
-	{ mkdir -p "$OUT" && tmp=$(mktemp -d "$OUT/.debian-config.XXXXXX"); } ||
-	die "config: cannot create a directory in $OUT"
+mkdir -p "$OUT" || die "config: cannot create $OUT"
+stage_make "$OUT" .debian-config "the download of a Debian config"
+tmp=$run_dir
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

@@ -24,8 +24,8 @@ if [ $# = 0 ]; then
 fi
 # its files in a directory of mktemp's: none at a name of a shared TMPDIR
 # that a link could wait at (deps-scan.$$ was one)
-scan_dir=$(mktemp -d "${TMPDIR:-/tmp}/deps-scan.XXXXXX") ||
-	die "scan: cannot create a directory in ${TMPDIR:-/tmp}"
+stage_make "${TMPDIR:-/tmp}" deps-scan "the scratch directory of a deps-scan"
+scan_dir=$run_dir
 trap 'rm -rf "$scan_dir"' EXIT
 scan=$scan_dir/scan
 

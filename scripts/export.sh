@@ -61,8 +61,10 @@ msgid() {
 }
 cover_id=$(msgid 0)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-export.XXXXXX") ||
-	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+# scratch and stage: owned (.owner), so that the next run removes what a
+# killed one left (lib.sh: stage_make)
+stage_make "${TMPDIR:-/tmp}" xcs-export "the scratch directory of an export"
+tmp=$run_dir
 stage=
 trap 'rm -rf "$tmp" ${stage:+"$stage"}' EXIT
 trap 'exit 130' INT
@@ -182,7 +184,8 @@ claims_lint "$tmp/lint/series" "$PATCHES/figures" ||
 # Everything is copied next to $DEST first (the same file system), then
 # renamed into place: a full disk fails before a file of $DEST changes.
 mkdir -p "$DEST" || die "write: cannot create '$DEST'"
-stage=$(mktemp -d "$DEST/.export.XXXXXX") || die "write: cannot create a directory in '$DEST'"
+stage_make "$DEST" .export "the stage of an export"
+stage=$run_dir
 cp "$tmp/cover.mbox" "$stage/0000-cover-letter.mbox" && cp "$tmp"/gen/*.mbox "$stage/" &&
 	cp "$tmp/series" "$stage/series" && cp "$PATCHES/figures" "$stage/figures" ||
 	die "write: could not copy the export into '$stage' (disk full?); $DEST is unchanged"

@@ -126,7 +126,10 @@ run() {
 	[ $# -gt 0 ] || usage
 	preflight
 	base
-	root=$(mktemp -d "$CACHE/root.XXXXXX")
+	# owned (.owner): a run killed outright leaves a whole root (its
+	# mounts ended with its namespace), which the next one removes
+	stage_make "$CACHE" root "a fresh root"
+	root=$run_dir
 	keep=${FRESH_ROOT_KEEP:-}
 	# The root's mounts live in a private mount namespace that ends with
 	# the unshare below, whatever kills it: the rm -rf that follows never

@@ -66,10 +66,15 @@ import_pinned() {
 		fi
 		check_package
 		check_tarball
-		tmp=$OUT/.import.$$
-		rm -rf "$tmp"
-		mkdir -p "$OUT"
-		trap 'rm -rf "$tmp"' EXIT INT TERM
+		mkdir -p "$OUT" || die "import: cannot create $OUT"
+		# owned (.owner): an import killed outright leaves a whole git
+		# repository here, which the next one removes
+		runs_clean "$OUT" '.import.[0-9]*' "the unfinished import"
+		stage_make "$OUT" .import "the unfinished import"
+		# the repository in a directory of its own: the import adds
+		# every file of its directory, and .owner is not the kernel's
+		stage=$run_dir tmp=$run_dir/repo
+		trap 'rm -rf "$stage"' EXIT INT TERM
 		import_tarball "$tmp" "$TARBALL" "$PIN_VERSION" "$PIN_SHA256" "$PIN_DATE"
 		have=$(git -C "$tmp" rev-parse HEAD)
 		[ "$RECORD" = 1 ] && want=$have
@@ -78,6 +83,7 @@ import_pinned() {
 		git -C "$tmp" tag "$PIN_TAG" "$have"
 		rmdir "$repo" 2>/dev/null || true
 		mv "$tmp" "$repo"
+		rm -rf "$stage"
 		trap - EXIT INT TERM
 		progress import "kernel-tree is $have, tagged $PIN_TAG"
 	fi

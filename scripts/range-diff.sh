@@ -46,8 +46,8 @@ head=$(kgit rev-parse -q --verify "$REF_NS/series") ||
 	die "series: $REF_NS/series is not set: run 'make apply' first"
 base=$(base_commit)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-range-diff.XXXXXX") ||
-	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+stage_make "${TMPDIR:-/tmp}" xcs-range-diff "the scratch directory of a range-diff"
+tmp=$run_dir
 trap 'rm -rf "$tmp"; wgit checkout -q --detach "$head" 2>/dev/null || true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

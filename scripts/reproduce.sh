@@ -54,9 +54,11 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
-mkdir -p "$(dirname "$REPRO_DIR")" &&
-	stage=$(mktemp -d "$(dirname "$REPRO_DIR")/.$(basename "$REPRO_DIR").XXXXXX") &&
-	chmod "$(printf %o $((0777 & ~$(umask))))" "$stage" &&
+mkdir -p "$(dirname "$REPRO_DIR")" || die "output: cannot create $(dirname "$REPRO_DIR")"
+# owned (.owner), so that the next run removes what a killed one left
+stage_make "$(dirname "$REPRO_DIR")" ".$(basename "$REPRO_DIR")" "the stage of a reproducer"
+stage=$run_dir
+chmod "$(printf %o $((0777 & ~$(umask))))" "$stage" &&
 	mkdir -p "$stage/kernels" "$stage/bin" "$stage/bench-vm" "$stage/scripts" ||
 	die "output: cannot create ${stage:-a directory beside $REPRO_DIR}"
 
@@ -116,7 +118,7 @@ for r in from to; do
 done
 "$BIN/ci-reproduce" metadata "$REPORT" "$ID" "$CI_OUT" "$@" >"$stage/metadata.json" ||
 	die "metadata: ci-reproduce failed (above)"
-(cd "$stage" && find . -type f ! -name "SHA256SUMS*" ! -name inputs.sums ! -name check.out |
+(cd "$stage" && find . -type f ! -name "SHA256SUMS*" ! -name inputs.sums ! -name check.out ! -path ./.owner |
 	LC_ALL=C sort | xargs sha256sum) >"$stage/SHA256SUMS.tmp" &&
 	mv "$stage/SHA256SUMS.tmp" "$stage/SHA256SUMS" && rm -f "$stage/inputs.sums" "$stage/check.out" ||
 	die "output: cannot write $stage/SHA256SUMS"
@@ -127,6 +129,7 @@ if [ -e "$REPRO_DIR" ] || [ -L "$REPRO_DIR" ]; then
 	old=$stage.old
 	mv -T "$REPRO_DIR" "$old" || die "output: cannot move the old $REPRO_DIR aside"
 fi
+rm -f "$stage/.owner"
 mv -T "$stage" "$REPRO_DIR" || { [ -z "$old" ] || mv "$old" "$REPRO_DIR"; die "output: cannot rename $stage to $REPRO_DIR"; }
 [ -z "$old" ] || rm -rf "$old"
 trap - EXIT

@@ -102,8 +102,8 @@ if [ "${SEND:-0}" = 1 ]; then
 	fi
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-send.XXXXXX") ||
-	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+stage_make "${TMPDIR:-/tmp}" xcs-send "the scratch directory of a send"
+tmp=$run_dir
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

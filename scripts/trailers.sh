@@ -80,8 +80,8 @@ fi
 # $tmp/list: the patches changed; $tmp/new: "NEW<TAB>FILE" a line, the
 # new files beside those of patches/ (lib.sh: tmp_beside), renamed over
 # them at the end, and removed if the run ends before
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xcs-trailers.XXXXXX") ||
-	die "tmp: cannot create a directory in ${TMPDIR:-/tmp}"
+stage_make "${TMPDIR:-/tmp}" xcs-trailers "the scratch directory of a trailers run"
+tmp=$run_dir
 trap 'cut -f1 "$tmp/new" 2>/dev/null | while IFS= read -r n; do rm -f "$n"; done; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

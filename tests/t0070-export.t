@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 8
+plan 9
 
 test_expect_success 'export, then apply the export: the same commit ids' '
 	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" &&
@@ -79,6 +79,26 @@ test_expect_success 'a copy that fails half-way leaves PATCHES_OUT as it was' '
 	grep_err "export: write: could not copy the export into .* is unchanged" &&
 	diff -r p0 p && [ -z "$(ls -A p | grep "^\.export")" ]
 '
+# What an export killed outright (SIGKILL: no EXIT trap) leaves in
+# PATCHES_OUT and TMPDIR: its stage and scratch with their owner file; the
+# owner is a shell that has ended.  The next export removes them, and
+# keeps a live run's, a fresh one with no owner yet, and a user's
+# NAME.XXXXXX.old.
+test_expect_success 'the stage and scratch of a killed export: removed by the next one, said; a live run'"'"'s kept' '
+	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" && mkdir tmp &&
+	dead=$(sh -c ". \"$TOP/scripts/owner.sh\"; proc_owner") &&
+	mkdir p/.export.dead01 tmp/xcs-export.dead02 p/.export.live03 p/.export.new004 p/.export.dead05.old &&
+	echo "$dead" >p/.export.dead01/.owner && echo "$dead" >tmp/xcs-export.dead02/.owner &&
+	echo "$dead" >p/.export.dead05.old/.owner && : >p/.export.dead01/0001-x.mbox &&
+	printf "%s %s %s\n" $$ "$(sed "s/.*) //" /proc/$$/stat | cut -d" " -f20)" "$(cat /proc/sys/kernel/random/boot_id)" >p/.export.live03/.owner &&
+	TMPDIR=$SCRATCH/tmp PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" 2>err &&
+	cat err && grep -q "removed $SCRATCH/p/.export.dead01: the stage of an export of a dead run (run ${dead%% *}, no longer alive)" err &&
+	grep -q "removed $SCRATCH/tmp/xcs-export.dead02: the scratch directory of an export of a dead run" err &&
+	[ ! -e p/.export.dead01 ] && [ ! -e tmp/xcs-export.dead02 ] &&
+	[ -d p/.export.live03 ] && [ -d p/.export.new004 ] && [ -d p/.export.dead05.old ] &&
+	[ -z "$(ls -A tmp)" ] && "$BIN/series-check" p/series
+'
+
 # The series with the placeholder identity where patches/ has the
 # maintainer's, applied under refs of its own, then exported with FROM,
 # and with no identity at all (no FROM, no git configuration).
