@@ -49,11 +49,13 @@ check_tarball() {
 
 import_pinned() {
 	repo=$TOP/kernel-tree
+	git_dir_ok "$TOP" || true
 	want=$(pinned_commit)
 	[ -n "$want" ] || [ "$RECORD" = 1 ] ||
 		die "pin: no gitlink for kernel-tree in $TOP: is this a checkout of x86-copy-series?"
 
 	if [ -e "$repo/.git" ]; then
+		git_dir_ok "$repo" || true
 		have=$(git -C "$repo" rev-parse -q --verify "$want^{commit}" 2>/dev/null || true)
 		[ "$have" = "$want" ] ||
 			die "repo: $repo exists but lacks the pinned commit $want: move it away and rerun 'make kernel-tree'"

@@ -217,10 +217,27 @@ esac
 # base is the pin.  Without KERNEL_TREE it would be ignored: refuse it.
 [ -z "${KERNEL_BASE:-}" ] || [ -n "${KERNEL_TREE:-}" ] ||
 	usage_die "KERNEL_BASE='$KERNEL_BASE' is for your own linux clone: set KERNEL_TREE=<its path> too (the pinned kernel-tree's base is the pin, $PIN_TAG)"
+# git_dir_ok DIR: git reads the repository at DIR, or 1 (the caller says
+# why it needs one); where git refuses it as another user's (its
+# safe.directory check, "dubious ownership"), the run stops with git's own
+# words and the remedies that work, never with a guess of its own (that
+# it is no repository, or another repository's worktree)
+git_dir_ok() {
+	gdo_err=$(git -C "$1" rev-parse --git-dir 2>&1 >/dev/null) && return 0
+	case $gdo_err in
+	*"dubious ownership"*)
+		gdo_owner=$(stat -c %U "$1" 2>/dev/null) || gdo_owner='another user'
+		die "git: $1: git refuses it: $(printf '%s' "$gdo_err" | tr '\n\t' '  ' | tr -s ' ')
+  it belongs to $gdo_owner, and this run is $(id -un): run as $gdo_owner, or, trusting its files (git runs their hooks and config), do what git says above; nothing changed" ;;
+	esac
+	return 1
+}
+
 # KERNEL_TREE is the top of a repository (or a bare one), not a directory
 # in one: git would work on whatever repository is above it.
 if [ -n "${KERNEL_TREE:-}" ]; then
 	kt_dir=$(cd "$KERNEL_TREE" 2>/dev/null && pwd -P) || kt_dir=
+	[ -z "$kt_dir" ] || git_dir_ok "$kt_dir" || true
 	if [ "$(git -C "${kt_dir:-/nonexistent}" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
 		kt_top=$(git -C "$kt_dir" rev-parse --absolute-git-dir)
 	else
@@ -254,6 +271,8 @@ wam() {
 worktree_check() {
 	[ -e "$WORKTREE/.git" ] ||
 		die "worktree: $WORKTREE is missing: run 'make kernel-tree' first"
+	git_dir_ok "$(kernel_repo)" || true
+	git_dir_ok "$WORKTREE" || true
 	wt_common=$(cd "$WORKTREE" && cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
 		die "worktree: $WORKTREE is not a git worktree: remove it and run 'make kernel-tree'"
 	wt_mine=$(cd "$(kernel_repo)" 2>/dev/null && cd "$(git rev-parse --git-common-dir)" && pwd -P) ||

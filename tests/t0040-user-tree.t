@@ -8,7 +8,7 @@
 # is written or the worktree moves.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-plan 6
+plan 7
 PIN=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2)
 U=$TEST_OUT/user-linux
 
@@ -83,4 +83,21 @@ test_expect_success 'KERNEL_TREE that is no repository: a clear error' '
 	mkdir notrepo && KERNEL_TREE=$SCRATCH/notrepo expect_fail sh "$TOP/scripts/kernel-tree.sh" &&
 	grep_err "repo: KERNEL_TREE=.*notrepo. is not a git repository"
 '
+# Another user's clone: git refuses it (safe.directory); its own message
+# reaches the user with the remedies, never a guess (no repository,
+# another repository's worktree).  Root makes the clone another user's.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	test_expect_success 'KERNEL_TREE or the worktree another user owns: git'"'"'s own words and the remedies, nothing changed' '
+		git init -q theirs && chown -R nobody theirs &&
+		KERNEL_TREE=$SCRATCH/theirs expect_fail sh "$TOP/scripts/apply.sh" &&
+		grep_err "git: $SCRATCH/theirs: git refuses it: fatal: detected dubious ownership in repository at .$SCRATCH/theirs." &&
+		grep_err "it belongs to nobody, and this run is root: run as nobody, or, trusting its files" &&
+		git init -q tree2 && chown -R nobody tree2 &&
+		WORKTREE=$SCRATCH/tree2 expect_fail sh "$TOP/scripts/range-diff.sh" &&
+		grep_err "git: $SCRATCH/tree2: git refuses it: fatal: detected dubious ownership" &&
+		! grep_err "belongs to the repository"
+	'
+else
+	test_skip "another user's clone" "needs root (to give a clone to nobody)"
+fi
 done_testing
