@@ -59,6 +59,8 @@ export TOOLS_OUT
 # of them: the builder's, they stay in the compile commands.)
 shell_chars := ; & | < > ' " ` $$ \ ( ) * ? [ \#
 unsafe_path = $(or $(filter-out 1,$(words $(1))),$(strip $(foreach c,$(shell_chars),$(findstring $(c),$(1)))))
+# the toolkit's own directory: its scripts name their files as a word each
+$(if $(call unsafe_path,$(CURDIR)),$(error make: the toolkit's directory '$(CURDIR)' has blanks or one of $(shell_chars): clone it to a plain path))
 $(foreach v,OUT BIN,$(if $(call unsafe_path,$($(v))),$(error make: $(v): '$($(v))' has blanks or one of $(shell_chars), and make writes it into commands unquoted: give a plain path)))
 # The C tools: one compile rule and one link rule (below, after every
 # area's fragment).  objs: the objects of some sources, out/obj/<path>.o

@@ -22,16 +22,16 @@ step_bench_vm_commits() {
 # changelog-shaped comparison of the kernels' records, the first the
 # reference (bench-vm-report)
 step_bench_vm_report() {
-	bvr_files=
+	# each a word, whatever CI_OUT holds (a blank)
 	for bvr_d; do
-		[ ! -f "$bvr_d/records.jsonl" ] || bvr_files="$bvr_files $bvr_d/records.jsonl"
+		shift
+		[ ! -f "$bvr_d/records.jsonl" ] || set -- "$@" "$bvr_d/records.jsonl"
 	done
-	[ -n "$bvr_files" ] || {
+	[ $# -gt 0 ] || {
 		echo "$PROG: bench-vm: no kernel produced records" >&2
 		return 1
 	}
-	# shellcheck disable=SC2086 # a path a word, no blanks in our paths
-	"${BENCH_VM_BIN:-$BIN}/bench-vm-report" $bvr_files
+	"${BENCH_VM_BIN:-$BIN}/bench-vm-report" "$@"
 }
 
 # run.sh --check: every option and variable of a run checked as a run

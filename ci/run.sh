@@ -144,12 +144,10 @@ export NS_SIZE REBINDS CPU ACCEL CLOCK MODEL BENCH_ARGS BENCH_VM_RUN
 # line in the order given, PATH relative to the toolkit; one sha256sum
 # for all (a step's inputs are read for every commit of a run)
 files_hash() {
-	fh_present=
+	# (NUL-separated: a path with a blank, under OUT or CI_OUT, is one)
 	for f in "$@"; do
-		[ ! -f "$f" ] || fh_present="$fh_present $f"
-	done
-	# shellcheck disable=SC2086 # a path a word, no blanks in our paths
-	{ [ -z "$fh_present" ] || sha256sum $fh_present; } | awk -v top="$TOP/" '
+		[ ! -f "$f" ] || printf '%s\0' "$f"
+	done | xargs -0 -r sha256sum | awk -v top="$TOP/" '
 		BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { want[i] = ARGV[i]; delete ARGV[i] } }
 		{ sum[substr($0, 67)] = substr($0, 1, 64) }
 		END {
@@ -1011,36 +1009,41 @@ if [ -n "$view" ]; then
 	exit $status
 fi
 
-# the report, from the records of these commits only
-# (a step's results that a failed attempt superseded are left out)
-dirs=
-for c in $commits; do
-	[ -d "$CI_OUT/$c" ] || continue
-	for d in "$CI_OUT/$c"/*; do
-		[ -d "$d" ] || [ "${d%.jsonl}" != "$d" ] || continue
-		[ ! -e "$CI_OUT/$c/.${d##*/}.superseded" ] || continue
-		dirs="$dirs $d"
-	done
-done
-[ -n "$dirs" ] || die "report: no results under $CI_OUT for these commits: run 'make ci' first"
 set --
 # split on blanks, but no pathname expansion of the globs
 set -f
 for g in $GATE_ONLY; do set -- "$@" --gate-only "$g"; done
 set +f
 # The CPUs' cost tables (make costs; lib/costs.h): every one in results/
-# and the newest in $OUT/costs, or COSTS='FILE...' (none: no prediction).
+# and the newest in $OUT/costs, or COSTS='FILE...' (none: no prediction;
+# a list split on blanks: a path with one is given by a link to it)
 if [ -z "${COSTS:-}" ]; then
 	newest=
 	for t in "$OUT"/costs/run-*/cost-table.jsonl; do [ ! -f "$t" ] || newest=$t; done
-	COSTS="$(for t in "$TOP"/results/*/cost-table.jsonl; do [ ! -f "$t" ] || printf '%s ' "$t"; done)$newest"
-fi
-if [ "$COSTS" != none ]; then
+	for t in "$TOP"/results/*/cost-table.jsonl; do [ ! -f "$t" ] || set -- "$@" --costs "$t"; done
+	[ -z "$newest" ] || set -- "$@" --costs "$newest"
+elif [ "$COSTS" != none ]; then
+	set -f
 	for t in $COSTS; do
-		[ -f "$t" ] || die "COSTS: '$t' is not a file (a cost-table.jsonl of make costs, or none)"
+		[ -f "$t" ] || die "COSTS: '$t' is not a file (a cost-table.jsonl of make costs, or none; a list split on blanks)"
 		set -- "$@" --costs "$t"
 	done
+	set +f
 fi
+# the report, from the records of these commits only (a step's results
+# that a failed attempt superseded are left out), each a word of its own
+# whatever its path holds
+n_dirs=0
+for c in $commits; do
+	[ -d "$CI_OUT/$c" ] || continue
+	for d in "$CI_OUT/$c"/*; do
+		[ -d "$d" ] || [ "${d%.jsonl}" != "$d" ] || continue
+		[ ! -e "$CI_OUT/$c/.${d##*/}.superseded" ] || continue
+		set -- "$@" "$d"
+		n_dirs=$((n_dirs + 1))
+	done
+done
+[ "$n_dirs" -gt 0 ] || die "report: no results under $CI_OUT for these commits: run 'make ci' first"
 progress report "ci-report: $CI_OUT/report.txt, report.md, report.json, plots/"
 # ci-report writes its files aside and renames them in when all are
 # whole: a report that could not be made leaves the last one as it was.
@@ -1051,13 +1054,12 @@ inode_of() {
 }
 before=$(inode_of "$CI_OUT/report.txt")
 rrc=0
-# shellcheck disable=SC2086 # one path per commit
 "$BIN/ci-report" --commits "$CI_OUT/commits.txt" --text "$CI_OUT/report.txt" \
 	--markdown "$CI_OUT/report.md" --json "$CI_OUT/report.json" --plots "$CI_OUT/plots" \
 	--gate-pct "$GATE_PCT" --gate-pct-tcg "$GATE_PCT_TCG" --gate-pct-icount "$GATE_PCT_ICOUNT" \
 	${GATE_ACK:+--gate-ack "$GATE_ACK"} --gate-series "$CI_OUT/series.txt" \
 	--series "${PATCHES:-$TOP/patches}/series" \
-	"$@" $dirs || rrc=$?
+	"$@" || rrc=$?
 made=$(inode_of "$CI_OUT/report.txt")
 [ "$made" != "$before" ] || made=
 plots_ok=1

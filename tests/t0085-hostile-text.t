@@ -132,7 +132,7 @@ test_expect_success 'make: ID, RESULTS, COMMITS, SPECS and BENCH_ARGS reach the 
 # (make clean: its recipe pastes both; a BIN and an OUT of this test's
 # own each time, so that whatever it removes is the test's; a blank in
 # a path is tried on make help, which runs none)
-test_expect_success 'make: an OUT or BIN that its rules would paste as code is refused before any rule runs' '
+test_expect_success 'make: an OUT or BIN that its rules would paste as code, or a toolkit directory with a blank, is refused before any rule runs' '
 	C=$SCRATCH/canary &&
 	for v in "$SCRATCH/o;:>$C;o" "$SCRATCH/o\$\$(:>$C)" "$SCRATCH/o\`:>$C\`" "$SCRATCH/o b"; do
 		for var in OUT BIN; do
@@ -142,7 +142,10 @@ test_expect_success 'make: an OUT or BIN that its rules would paste as code is r
 			cat err; no_canary "make $t $var=$v" && [ "$rc" = 2 ] &&
 			grep -q "\*\*\* make: $var: .* has blanks or one of .*: give a plain path" err || return 1
 		done
-	done
+	done &&
+	# a clone in a directory with a blank: named as such, not as OUT
+	mkdir "x y" && cp "$TOP/Makefile" "x y/" && rc=0 && make -C "x y" help >out 2>err || rc=$?
+	cat err; [ $rc = 2 ] && grep -q "\*\*\* make: the toolkit.s directory .$SCRATCH/x y. has blanks or one of .*: clone it to a plain path" err
 '
 
 # materials DIR: a reproducer's materials, as make reproduce lays them

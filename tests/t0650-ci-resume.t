@@ -11,7 +11,7 @@
 GATE_ACK=/dev/null
 export GATE_ACK
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
-plan 8
+plan 9
 
 setup() {
 	fake_series repo &&
@@ -132,5 +132,20 @@ test_expect_success 'a step killed outright as it reruns: its kept results were 
 	cmp before/$c2/fake.stamp ci/$c2/fake.stamp && [ -e ci/$c2/.fake.superseded ] &&
 	# found up to date again (the old inputs): no longer superseded
 	ci && grep -q "2/3 [0-9a-f]*: fake: up to date" ci.err && [ ! -e ci/$c2/.fake.superseded ]
+'
+# Every path of a run with a blank in it: the repository, the step file,
+# OUT, CI_OUT and TMPDIR.  The records reach the report whole (they were
+# split at the blank: "records: /tmp/bl: cannot open").
+test_expect_success 'paths with blanks (KERNEL_TREE, CI_STEPS_FILE, OUT, CI_OUT, TMPDIR): the run, the rerun and the report' '
+	setup && mkdir "a b" "a b/t mp" && mv repo "a b/re po" && cp steps.sh "a b/st eps.sh" &&
+	bci() {
+		KERNEL_TREE="$SCRATCH/a b/re po" CI_STEPS_FILE="$SCRATCH/a b/st eps.sh" OUT="$SCRATCH/a b/o ut" \
+			CI_OUT="$SCRATCH/a b/c i" TMPDIR="$SCRATCH/a b/t mp" sh "$TOP/ci/run.sh" >ci.out 2>ci.err
+	} &&
+	bci && cat ci.err && [ "$(wc -l <ran)" = 3 ] &&
+	grep -q "Average of rebinds for nd_pmem driver: 11.00 ms" "a b/c i/report.txt" &&
+	grep -q "done: report: $SCRATCH/a b/c i/report.md (exit 0)" ci.err &&
+	: >ran && bci && [ ! -s ran ] && grep -q "done: report: $SCRATCH/a b/c i/report.md (exit 0)" ci.err &&
+	[ -z "$(ls -A "a b/t mp")" ]
 '
 done_testing
