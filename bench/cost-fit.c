@@ -6,6 +6,7 @@
  * template-copy).
  *
  *   cost-fit --times RECORDS --counts PREFIX [--counts PREFIX ...]
+ *            [--check-times RECORDS2] [--max-held-out-pct N]
  *            [--table OUT] [--check OUT]
  *
  * RECORDS: copy-bench's records of this CPU (bench/costs.sh): the
@@ -22,14 +23,32 @@
  * on the counts of that side's classes, each weighted by the inverse
  * square of its median's standard error ((hi - lo) / 3.92 of the 95%
  * interval); the serial kernels' what is left above their larger side.
- * The covariance of the costs is the fits', which the predictions
- * propagate.  A kernel whose side is not MARGIN times the other under
- * the fitted table stops it: no table.  Nothing is tuned to the check:
- * the replica's passes are never in the fit.
+ * Two kernels a class at least: chi^2 on its degrees of freedom, and its
+ * probability, say whether the additive model holds within the kernels'
+ * noise.  The covariance of the costs is the fits', which the
+ * predictions propagate.  A kernel whose side is not MARGIN times the
+ * other under the fitted table stops it: no table.  Nothing is tuned to
+ * the check: the replica's passes are never in the fit.
+ *
+ * Held out: each kernel predicted by the table fitted without it; the
+ * RMS of those errors is the model's error (relative, params.
+ * model_error_rel), added to every prediction's interval.  A kernel held
+ * out that misses by more than --max-held-out-pct (25) means the table
+ * does not fit this CPU: it is said, and no table is written.
+ *
+ * RECORDS2 (--check-times): a second run of the same copy-bench.  Its
+ * kernels against the fit run's give the CPU's run-to-run spread
+ * (params.run_spread_rel, RMS of the differences / sqrt 2), also in every
+ * interval; its replica passes are the check, so the check is on another
+ * run than the fit.  Without it the check is on the fit's run, and says so.
  *
  * The check: each replica pass predicted from its counts and the table,
  * against its measured median; the error per way and size, and whether
- * the predicted order of the ways is the measured one.
+ * the predicted order of the ways is the measured one.  A pass whose
+ * priced time, class by class, is a fit kernel's scaled (the same mix:
+ * nt-mem's streaming stores and an inline NT copy of 64 bytes) is in
+ * sample: it is marked with that kernel and left out of the
+ * out-of-sample summary.
  *
  * Exit: 0; 1 bad input or a write failed (no file written); 2 usage.
  */
@@ -43,6 +62,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 
 #include "costs.h"
@@ -55,6 +76,8 @@
 #define MAX_EVENTS 32
 /* how much larger a kernel's side must be than the other's (main()) */
 #define MARGIN 1.5
+/* a priced mix this close to a fit kernel's (cosine) is its pattern */
+#define SAME_PATTERN 0.9999
 
 /* One counted window: its case, pages and the plugin's events. */
 struct window {
@@ -286,7 +309,8 @@ static const struct record *only_once(const struct records *rs, const struct rec
  * serial fit's rows carry the error of what is subtracted; the
  * covariance between sides is left out (the sides' kernels differ).
  */
-static double fit_side(const struct obs *o, size_t n, struct cost_table *t, enum cost_side side)
+static double fit_side(const struct obs *o, size_t n, size_t skip, struct cost_table *t,
+		       enum cost_side side, size_t *dof, char **why)
 {
 	size_t cls[NR_COST_CLASSES], rows[64], nc = 0, nr = 0, i, j;
 	gsl_matrix *X, *cov;
@@ -302,11 +326,14 @@ static double fit_side(const struct obs *o, size_t n, struct cost_table *t, enum
 
 		if (!b)
 			die(MSG_NO_BOUND, o[i].rec->file, o[i].rec->line, o[i].rec->case_name);
-		if (!strcmp(b, cost_side_names[side]) && nr < ARRAY_SIZE(rows))
+		if (i != skip && !strcmp(b, cost_side_names[side]) && nr < ARRAY_SIZE(rows))
 			rows[nr++] = i;
 	}
-	if (nr < nc)
-		die(MSG_TOO_FEW, nr, cost_side_names[side], nc, cost_side_names[side]);
+	if (nr < nc) {
+		*why = xasprintf(MSG_TOO_FEW, nr, cost_side_names[side], nc,
+				 cost_side_names[side]);
+		return NAN;
+	}
 	X = gsl_matrix_alloc(nr, nc);
 	y = gsl_vector_alloc(nr);
 	w = gsl_vector_alloc(nr);
@@ -335,9 +362,12 @@ static double fit_side(const struct obs *o, size_t n, struct cost_table *t, enum
 		gsl_vector_set(y, i, v);
 		gsl_vector_set(w, i, 1 / (se * se));
 	}
-	if (gsl_multifit_wlinear(X, w, y, c, cov, &chisq, ws))
-		die(MSG_SINGULAR, cost_side_names[side]);
-	for (i = 0; i < nc; i++) {
+	if (gsl_multifit_wlinear(X, w, y, c, cov, &chisq, ws)) {
+		*why = xasprintf(MSG_SINGULAR, cost_side_names[side]);
+		chisq = NAN;
+	}
+	*dof = nr - nc;
+	for (i = 0; i < nc && !isnan(chisq); i++) {
 		t->c[cls[i]] = gsl_vector_get(c, i);
 		for (j = 0; j < nc; j++)
 			t->cov[cls[i]][cls[j]] = gsl_matrix_get(cov, i, j);
@@ -349,6 +379,87 @@ static double fit_side(const struct obs *o, size_t n, struct cost_table *t, enum
 	gsl_vector_free(w);
 	gsl_vector_free(c);
 	return chisq;
+}
+
+/*
+ * The table from the kernels @o but the one at @skip (SIZE_MAX: all):
+ * the sides in order (serial subtracts the others' prediction).  0 with
+ * the chi^2 and its degrees of freedom, or -1 and *@why.
+ */
+static int fit_table(const struct obs *o, size_t n, size_t skip, struct cost_table *t,
+		     double *chisq, size_t *dof, char **why)
+{
+	size_t i, d;
+
+	*chisq = 0;
+	*dof = 0;
+	for (i = 0; i < NR_COST_SIDES; i++) {
+		double c = fit_side(o, n, skip, t, (enum cost_side)i, &d, why);
+
+		if (isnan(c))
+			return -1;
+		*chisq += c;
+		*dof += d;
+	}
+	return 0;
+}
+
+/*
+ * What a prediction of @a prices, class by class: the counts of its
+ * larger side and serial, each times its cost (a class's share of the
+ * time, so that no class weighs by the size of its counts alone)
+ */
+static void priced(const struct cost_table *t, const double a[NR_COST_CLASSES],
+		   double d[NR_COST_CLASSES])
+{
+	double ns, sd;
+	size_t i;
+
+	cost_predict_counts(t, a, 1, &ns, &sd, d);
+	for (i = 0; i < NR_COST_CLASSES; i++)
+		d[i] *= fabs(t->c[i]);
+}
+
+/*
+ * The fit kernel whose priced time is @a's scaled, class by class (cosine
+ * above SAME_PATTERN), or NULL; *@k the factor
+ */
+static const struct obs *same_pattern(const struct cost_table *t, const double a[NR_COST_CLASSES],
+				      const struct obs *fit, size_t nfit, double *k)
+{
+	double d[NR_COST_CLASSES], e[NR_COST_CLASSES];
+	size_t i, j;
+
+	priced(t, a, d);
+	for (i = 0; i < nfit; i++) {
+		double dot = 0, nd = 0, ne = 0;
+
+		priced(t, fit[i].a, e);
+		for (j = 0; j < NR_COST_CLASSES; j++) {
+			dot += d[j] * e[j];
+			nd += d[j] * d[j];
+			ne += e[j] * e[j];
+		}
+		if (nd > 0 && ne > 0 && dot / sqrt(nd * ne) > SAME_PATTERN) {
+			*k = sqrt(nd / ne);
+			return &fit[i];
+		}
+	}
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the median of @n values (sorted in place) */
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
@@ -406,7 +517,8 @@ static void order_check(const struct obs *o, size_t n, const struct cost_table *
 static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: cost-fit --times RECORDS --counts PREFIX [--counts PREFIX ...] [--table OUT] [--check OUT]\n");
+		"usage: cost-fit --times RECORDS --counts PREFIX [--counts PREFIX ...] [--check-times RECORDS2]\n"
+		"                [--max-held-out-pct N] [--table OUT] [--check OUT]\n");
 	exit(2);
 }
 
@@ -453,36 +565,85 @@ static void write_or_die(FILE *f, json_object *rec, const char *path)
 
 #define MSG_FEW_KERNELS \
 	"times: %s: %zu cost/* kernels, the fit needs at least %d (copy-bench --only cost-classes)"
-#define MSG_KERNEL "  %-16s %-7s %12.0f ns, table %12.0f ns (%+6.1f%%), core %.0f, memory %.0f%s\n"
+#define MSG_KERNEL "  %-18s %-7s %12.0f ns, table %12.0f ns (%+6.1f%%), held out %s, core %.0f, memory %.0f%s\n"
 #define MSG_NOT_ISOLATED "  (its side is not 1.5 times the other: the kernel does not isolate it)"
 #define MSG_BAD_PREMISE \
 	"fit: %zu kernels are not bound by the side they price (above): the table would be wrong on this CPU; no table written"
+#define MSG_NO_FIT \
+	"fit: the table does not fit this CPU: %zu kernels held out miss by more than %g%% (above: the additive model of lib/costs.h does not hold for them here); no table written"
+#define MSG_SPREAD "  %-18s %12.0f ns, the other run %12.0f ns (%+6.1f%%)\n"
+#define MSG_OTHER_CPU \
+	"times: %s:%u: another CPU or host than %s:%u: a table is checked on its own CPU"
+#define MSG_KERNELS_HEAD \
+	"  the kernels, measured against the fit, and each held out (the fit of the others):\n"
+#define MSG_NONE_HELD "fit: no kernel can be held out (every class has one kernel): no table written"
+#define MSG_NO_FIT_HEAD \
+	"\n  the table does not fit: %zu kernels held out miss by more than %g%%; the check below is of a table that is not written\n"
+#define MSG_OUT_OF_SAMPLE \
+	"  out of sample: %zu passes, |error| median %.1f%%, worst %.1f%%; in sample: %zu (left out)\n"
+
+/* read one run's records: its kernels into *fit, its replica passes into *chk */
+static void read_run(const struct records *rs, struct obs **fit, size_t *nfit,
+		     struct obs **chk, size_t *nchk)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+
+		if (strcmp(r->suite, "bench") || strcmp(r->accel, "host"))
+			continue;
+		if (!strncmp(r->case_name, "cost/", 5) && !strcmp(r->metric, "ns_per_call")) {
+			*fit = xrealloc(*fit, (*nfit + 1) * sizeof(**fit));
+			observe(only_once(rs, r), 1, &(*fit)[(*nfit)++]);
+		} else if ((!strncmp(r->case_name, "template-ways/", 14) ||
+			    !strncmp(r->case_name, "template-copy/", 14)) &&
+			   !strcmp(r->metric, "ms_per_pass")) {
+			*chk = xrealloc(*chk, (*nchk + 1) * sizeof(**chk));
+			observe(only_once(rs, r), 1e6, &(*chk)[(*nchk)++]);
+		}
+	}
+}
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "times", required_argument, NULL, 't' },
+		{ "check-times", required_argument, NULL, 'T' },
+		{ "max-held-out-pct", required_argument, NULL, 'm' },
 		{ "counts", required_argument, NULL, 'c' },
 		{ "table", required_argument, NULL, 'o' },
 		{ "check", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *times = NULL, *table_path = NULL, *check_path = NULL;
-	struct records rs = { 0 };
-	struct obs *fit = NULL, *chk = NULL;
-	size_t nfit = 0, nchk = 0, i, j, ncounts = 0, bad_premise = 0;
+	const char *times = NULL, *times2 = NULL, *table_path = NULL, *check_path = NULL;
+	struct records rs = { 0 }, rs2 = { 0 };
+	struct obs *fit = NULL, *chk = NULL, *fit2 = NULL, *chk1 = NULL;
+	size_t nfit = 0, nchk = 0, nfit2 = 0, nchk1 = 0, i, j, ncounts = 0, bad_premise = 0;
+	size_t dof, held_bad = 0, nheld = 0, nspread = 0, nout = 0, nin = 0;
 	struct cost_table tab = { 0 };
 	const struct record *any = NULL;
-	double chisq = 0;
-	char stamp[32], *id;
+	double chisq = 0, max_held = 25, *held, sum2 = 0, spread2 = 0, *outerr;
+	char stamp[32], *id, *why = NULL, *end;
 	time_t now = time(NULL);
 	int opt;
 
 	prog_set("cost-fit");
+	/* a fit GSL cannot make is an error of ours to say, not an abort */
+	gsl_set_error_handler_off();
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
 			times = optarg;
+			break;
+		case 'T':
+			times2 = optarg;
+			break;
+		case 'm':
+			errno = 0;
+			max_held = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(max_held > 0) || isinf(max_held))
+				die("--max-held-out-pct: '%s' is not a percentage above 0", optarg);
 			break;
 		case 'c':
 			read_counts(optarg);
@@ -502,49 +663,93 @@ int main(int argc, char **argv)
 		print_usage();
 	if (records_read(&rs, times))
 		return 1;
-	for (i = 0; i < rs.n; i++) {
-		const struct record *r = &rs.v[i];
-
-		if (strcmp(r->suite, "bench") || strcmp(r->accel, "host"))
-			continue;
-		if (!strncmp(r->case_name, "cost/", 5) && !strcmp(r->metric, "ns_per_call")) {
-			fit = xrealloc(fit, (nfit + 1) * sizeof(*fit));
-			observe(only_once(&rs, r), 1, &fit[nfit++]);
-			any = r;
-		} else if ((!strncmp(r->case_name, "template-ways/", 14) ||
-			    !strncmp(r->case_name, "template-copy/", 14)) &&
-			   !strcmp(r->metric, "ms_per_pass")) {
-			chk = xrealloc(chk, (nchk + 1) * sizeof(*chk));
-			observe(only_once(&rs, r), 1e6, &chk[nchk++]);
-		}
+	read_run(&rs, &fit, &nfit, &chk1, &nchk1);
+	if (times2) {
+		if (records_read(&rs2, times2))
+			return 1;
+		read_run(&rs2, &fit2, &nfit2, &chk, &nchk);
+	} else {
+		chk = chk1;
+		nchk = nchk1;
+		chk1 = NULL;
 	}
 	if (nfit < NR_COST_CLASSES)
 		die(MSG_FEW_KERNELS, times, nfit, NR_COST_CLASSES);
+	any = fit[0].rec;
 	for (i = 0; i < nfit; i++)
 		if (!streq(fit[i].rec->cpu_name, any->cpu_name) ||
 		    !streq(fit[i].rec->host, any->host))
 			die("times: %s:%u: another CPU or host than %s:%u: one table is one CPU",
 			    fit[i].rec->file, fit[i].rec->line, any->file, any->line);
+	for (i = 0; i < nchk; i++)
+		if (!streq(chk[i].rec->cpu_name, any->cpu_name) ||
+		    !streq(chk[i].rec->host, any->host))
+			die(MSG_OTHER_CPU, chk[i].rec->file, chk[i].rec->line, any->file,
+			    any->line);
 
-	for (i = 0; i < NR_COST_SIDES; i++)
-		chisq += fit_side(fit, nfit, &tab, (enum cost_side)i);
+	if (fit_table(fit, nfit, SIZE_MAX, &tab, &chisq, &dof, &why))
+		die("%s", why);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	id = xasprintf("%s on %s, fit %s", any->cpu_name, any->host ? any->host : "?", stamp);
 	tab.id = id;
 	tab.cpu = any->cpu_name;
 
+	/* each kernel held out: predicted by the fit of the others */
+	held = xcalloc(nfit, sizeof(*held));
+	for (i = 0; i < nfit; i++) {
+		struct cost_table t = { 0 };
+		double c, p, sd;
+		size_t d;
+
+		free(why);
+		why = NULL;
+		held[i] = NAN;
+		if (fit_table(fit, nfit, i, &t, &c, &d, &why))
+			continue;
+		cost_predict(&t, fit[i].a, &p, &sd);
+		held[i] = 100 * (p - fit[i].s.median) / fit[i].s.median;
+		sum2 += held[i] * held[i] / 1e4;
+		nheld++;
+		held_bad += fabs(held[i]) > max_held;
+	}
+	free(why);
+	why = NULL;
+	tab.model_error = nheld ? sqrt(sum2 / nheld) : NAN;
+	/* the other run's kernels: the CPU's run-to-run spread */
+	for (i = 0; i < nfit2; i++)
+		for (j = 0; j < nfit; j++)
+			if (!strcmp(fit2[i].rec->case_name, fit[j].rec->case_name)) {
+				double d = (fit2[i].s.median - fit[j].s.median) / fit[j].s.median;
+
+				spread2 += d * d;
+				nspread++;
+			}
+	tab.run_spread = nspread ? sqrt(spread2 / nspread / 2) : NAN;
+
 	printf("cost table of %s (%s), from %zu kernels of %s\n", any->cpu_name,
 	       any->host ? any->host : "?", nfit, times);
-	printf("  weighted least squares, side by side: chi^2 %.1f on %zu degrees of freedom\n",
-	       chisq, nfit - NR_COST_CLASSES);
+	printf("  weighted least squares, side by side: chi^2 %.1f on %zu degrees of freedom",
+	       chisq, dof);
+	if (dof)
+		printf(" (probability of a chi^2 this large if the model held: %.3g)\n",
+		       gsl_cdf_chisq_Q(chisq, (double)dof));
+	else
+		printf(" (none left: the fit cannot be seen to fail)\n");
+	printf("  model error, the kernels held out (RMS): %.1f%%; run-to-run spread: ",
+	       100 * tab.model_error);
+	if (nspread)
+		printf("%.1f%% (%zu kernels of %s)\n", 100 * tab.run_spread, nspread, times2);
+	else
+		printf("not measured (no --check-times: one run)\n");
 	printf("  %-13s %-7s %12s %12s\n", "class", "side", "ns/event", "95% +-");
 	for (i = 0; i < NR_COST_CLASSES; i++)
 		printf("  %-13s %-7s %12.4f %12.4f%s\n", cost_class_names[i],
 		       cost_side_names[cost_class_side[i]], tab.c[i], 1.96 * sqrt(tab.cov[i][i]),
 		       tab.c[i] < 0 ? "  (below 0: the kernels do not separate it here)" : "");
-	printf("  the kernels, measured against the fit:\n");
+	printf(MSG_KERNELS_HEAD);
 	for (i = 0; i < nfit; i++) {
 		double p, sd;
+		char ho[48];
 
 		const char *b = record_param_str(fit[i].rec, "bound");
 		double core = cost_side_sum(&tab, fit[i].a, COST_CORE);
@@ -560,16 +765,34 @@ int main(int argc, char **argv)
 			      (!strcmp(b, "core") ? core >= MARGIN * mem : mem >= MARGIN * core);
 		const char *note = premise ? "" : MSG_NOT_ISOLATED;
 
+		if (isnan(held[i]))
+			snprintf(ho, sizeof(ho), "n/a (its class has no other kernel)");
+		else
+			snprintf(ho, sizeof(ho), "%+6.1f%%", held[i]);
 		cost_predict(&tab, fit[i].a, &p, &sd);
 		printf(MSG_KERNEL, fit[i].rec->case_name, b, fit[i].s.median, p,
-		       100 * (p - fit[i].s.median) / fit[i].s.median, core, mem, note);
+		       100 * (p - fit[i].s.median) / fit[i].s.median, ho, core, mem, note);
 		bad_premise += !premise;
+	}
+	if (nfit2) {
+		printf("  the kernels in the other run (%s):\n", times2);
+		for (i = 0; i < nfit2; i++)
+			for (j = 0; j < nfit; j++)
+				if (!strcmp(fit2[i].rec->case_name, fit[j].rec->case_name))
+					printf(MSG_SPREAD, fit[j].rec->case_name, fit[j].s.median,
+					       fit2[i].s.median,
+					       100 * (fit2[i].s.median - fit[j].s.median) /
+					       fit[j].s.median);
 	}
 
 	if (bad_premise)
 		die(MSG_BAD_PREMISE, bad_premise);
+	if (!nheld)
+		die(MSG_NONE_HELD);
+	if (held_bad)
+		printf(MSG_NO_FIT_HEAD, held_bad, max_held);
 	atexit(aside_drop);
-	if (table_path) {
+	if (table_path && !held_bad) {
 		FILE *f = aside_open(table_path, 0);
 		struct record_ctx ctx = { .commit = any->commit, .accel = "host" };
 
@@ -589,8 +812,17 @@ int main(int argc, char **argv)
 					       json_object_new_double(sqrt(tab.cov[i][i])));
 			json_object_object_add(p, "cov", cv);
 			json_object_object_add(p, "chisq", json_object_new_double(chisq));
+			json_object_object_add(p, "dof", json_object_new_int((int)dof));
+			json_object_object_add(p, "model_error_rel",
+					       json_object_new_double(tab.model_error));
+			if (nspread)
+				json_object_object_add(p, "run_spread_rel",
+						       json_object_new_double(tab.run_spread));
 			json_object_object_add(p, "kernels", json_object_new_int((int)nfit));
 			json_object_object_add(p, "times", json_object_new_string(times));
+			if (times2)
+				json_object_object_add(p, "check_times",
+						       json_object_new_string(times2));
 			/* the CPU's identity beyond CPUID, from the kernels' records */
 			if (json_object_object_get_ex(any->params, "cpu_microcode", &src))
 				json_object_object_add(p, "cpu_microcode", json_object_get(src));
@@ -606,28 +838,54 @@ int main(int argc, char **argv)
 		}
 		aside_close(f, 0);
 	}
+	if (!nspread)
+		tab.run_spread = 0;
 
-	printf("\ncheck: the memmap replica (template-ways, template-copy) %s\n",
-	       "predicted from the table, against its host time");
-	printf("  %-28s %9s %12s %18s %12s %8s\n", "pass", "pages", "measured ms",
-	       "predicted ms +-95%", "", "error");
+	printf("\ncheck: the memmap replica (template-ways, template-copy) %s, on %s\n",
+	       "predicted from the table, against its host time",
+	       times2 ? "another run than the fit's" : "the fit's run (no --check-times)");
+	printf("  %-28s %9s %12s %18s %8s  %s\n", "pass", "pages", "measured ms",
+	       "predicted ms +-95%", "error", "in sample?");
+	outerr = xcalloc(nchk + 1, sizeof(*outerr));
 	for (i = 0; i < nchk; i++) {
-		double p, sd, m = chk[i].s.median;
+		double p, sd, m = chk[i].s.median, k = 0;
+		const struct obs *in = same_pattern(&tab, chk[i].a, fit, nfit, &k);
+		double e;
 
 		cost_predict(&tab, chk[i].a, &p, &sd);
-		printf("  %-28s %9.0f %12.2f %12.2f +-%5.2f %12s %+7.1f%%\n", chk[i].rec->case_name,
-		       record_param(chk[i].rec, "pages"), m / 1e6, p / 1e6, 1.96 * sd / 1e6, "",
-		       100 * (p - m) / m);
+		e = 100 * (p - m) / m;
+		printf("  %-28s %9.0f %12.2f %12.2f +-%5.2f %+7.1f%%  ", chk[i].rec->case_name,
+		       record_param(chk[i].rec, "pages"), m / 1e6, p / 1e6, 1.96 * sd / 1e6, e);
+		if (in) {
+			printf("in sample: %s's priced mix, x%.3g\n", in->rec->case_name, k);
+			nin++;
+		} else {
+			printf("out of sample\n");
+			outerr[nout++] = fabs(e);
+		}
 	}
+	if (nout) {
+		double worst = 0;
+
+		for (i = 0; i < nout; i++)
+			worst = fmax(worst, outerr[i]);
+		printf(MSG_OUT_OF_SAMPLE, nout, median_of(outerr, nout), worst, nin);
+	} else {
+		printf("  out of sample: no pass; in sample: %zu\n", nin);
+	}
+	free(outerr);
 	order_check(chk, nchk, &tab);
+	if (held_bad)
+		die(MSG_NO_FIT, held_bad, max_held);
 	if (check_path) {
 		FILE *f = aside_open(check_path, 1);
 		struct record_ctx ctx = { .commit = any->commit, .accel = "host" };
 
 		for (i = 0; i < nchk; i++) {
 			json_object *rec, *p = json_object_new_object(), *src;
-			double pr, sd, m = chk[i].s.median;
+			double pr, sd, m = chk[i].s.median, k = 0;
 			double pages = record_param(chk[i].rec, "pages");
+			const struct obs *in = same_pattern(&tab, chk[i].a, fit, nfit, &k);
 
 			cost_predict(&tab, chk[i].a, &pr, &sd);
 			rec = record_new(&ctx, "cost-check", chk[i].rec->case_name,
@@ -643,6 +901,13 @@ int main(int argc, char **argv)
 					       json_object_new_double(chk[i].s.lo / 1e6));
 			json_object_object_add(p, "measured_hi_ms",
 					       json_object_new_double(chk[i].s.hi / 1e6));
+			json_object_object_add(p, "sample",
+					       json_object_new_string(in ? "in" : "out"));
+			if (in)
+				json_object_object_add(p, "same_mix_as",
+						       json_object_new_string(in->rec->case_name));
+			src = json_object_new_string(times2 ? "another" : "the fit's");
+			json_object_object_add(p, "run", src);
 			record_set(rec, "params", p);
 			if (json_object_object_get_ex(any->obj, "cpu", &src))
 				record_set(rec, "cpu", json_object_get(src));
@@ -655,9 +920,13 @@ int main(int argc, char **argv)
 	    (check_path && aside[1] && rename(aside[1], check_path)))
 		die("write: renaming into place: %s", strerror(errno));
 	records_free(&rs);
+	records_free(&rs2);
 	free(id);
+	free(held);
 	free(fit);
+	free(fit2);
 	free(chk);
+	free(chk1);
 	free_windows();
 	free(aside[0]);
 	free(aside[1]);

@@ -14,6 +14,12 @@
  * the two by case name.  The fit does not know which class a kernel was
  * meant for: it solves for all classes from all kernels.
  *
+ * Every class has two kernels (another size, or another mix of its
+ * classes: a REP of 1 KiB and of 256 bytes beside the 4 KiB one and the
+ * 64-byte REP MOVSL), so that the fit has degrees of freedom left and can
+ * be seen not to fit (cost-fit: chi^2, and each kernel predicted by the
+ * fit of the others).
+ *
  * The records carry what identifies the CPU beyond CPUID (record.h): the
  * microcode revision and the cache sizes, from /proc/cpuinfo and sysfs.
  */
@@ -38,49 +44,77 @@ static const char *const buf_name[NR_BUFS] = { "l1", "llc", "mem" };
  * or serial work (a fence, a read waiting for a streaming store) added
  * to both.  cost-fit fits each side on its own kernels.
  */
+/*
+ * len: the bytes of the buffer a kernel walks (0: all of it); for the
+ * REP kernels, the length of one copy (0: 4 KiB; rep-short: 64 B REP
+ * MOVSL, its length fixed).
+ */
 static const struct cost_kernel {
 	const char *name;
 	const char *adds;	/* the class it is meant to add, for the reader */
 	void (*fn)(void *buf, size_t len, size_t reps);
 	int buf;
+	size_t len;
 	size_t reps;
 	const char *bound;
 } kernels[] = {
 	{ "alu", "instructions: 8 ADDs to 8 registers + loop (throughput)",
-	  NULL, BUF_L1, 4000000, "core" },
-	{ "load-l1", "L1d-hit loads, 8 per line", cost_load, BUF_L1, 2000, "core" },
-	{ "store-l1", "L1d-hit stores, 8 per line", cost_store, BUF_L1, 2000, "core" },
-	{ "rep-l1", "REP MOVSB, 4 KiB, L1d-hot", NULL, BUF_L1, 2048, "core" },
-	{ "rep-short", "REP MOVSL of 64 B, L1d-hot: REP starts", NULL, BUF_L1, 1000000, "core" },
+	  NULL, BUF_L1, 0, 4000000, "core" },
+	{ "alu-1m", "the same, a quarter of the iterations", NULL, BUF_L1, 0, 1000000, "core" },
+	{ "load-l1", "L1d-hit loads, 8 per line", cost_load, BUF_L1, 0, 2000, "core" },
+	{ "load-l1-8k", "the same on 8 KiB", cost_load, BUF_L1, 8UL << 10, 4000, "core" },
+	{ "store-l1", "L1d-hit stores, 8 per line", cost_store, BUF_L1, 0, 2000, "core" },
+	{ "store-l1-8k", "the same on 8 KiB", cost_store, BUF_L1, 8UL << 10, 4000, "core" },
+	{ "rep-l1", "REP MOVSB, 4 KiB, L1d-hot", NULL, BUF_L1, 0, 2048, "core" },
+	{ "rep-l1-1k", "REP MOVSB, 1 KiB, L1d-hot: bytes and starts mixed otherwise",
+	  NULL, BUF_L1, 1024, 8192, "core" },
+	{ "rep-short", "REP MOVSL of 64 B, L1d-hot: REP starts", NULL, BUF_L1, 0, 1000000, "core" },
+	{ "rep-256", "REP MOVSB of 256 B, L1d-hot", NULL, BUF_L1, 256, 250000, "core" },
 	{ "load-llc", "loads of lines the LLC serves, 1 per line",
-	  cost_load_line, BUF_LLC, 8, "memory" },
+	  cost_load_line, BUF_LLC, 0, 8, "memory" },
+	{ "load-llc-2m", "the same on 2 MiB", cost_load_line, BUF_LLC, 2UL << 20, 16, "memory" },
 	{ "store-llc", "stores to lines the LLC serves, 1 per line",
-	  cost_store_line, BUF_LLC, 8, "memory" },
+	  cost_store_line, BUF_LLC, 0, 8, "memory" },
+	{ "store-llc-2m", "the same on 2 MiB", cost_store_line, BUF_LLC, 2UL << 20, 16, "memory" },
 	{ "load-mem", "loads of lines read from memory, 1 per line",
-	  cost_load_line, BUF_MEM, 1, "memory" },
+	  cost_load_line, BUF_MEM, 0, 1, "memory" },
+	{ "load-mem-128m", "the same on 128 MiB", cost_load_line, BUF_MEM, 128UL << 20, 2,
+	  "memory" },
 	{ "store-mem", "stores that write-allocate, then write back, 8 per line",
-	  cost_store, BUF_MEM, 1, "memory" },
+	  cost_store, BUF_MEM, 0, 1, "memory" },
+	{ "store-mem-128m", "the same on 128 MiB", cost_store, BUF_MEM, 128UL << 20, 2, "memory" },
 	{ "rmw-mem", "a load, then 8 stores per line: write-backs",
-	  cost_rmw, BUF_MEM, 1, "memory" },
-	{ "nt-mem", "streaming stores, 8 MOVNTI per line", cost_nt, BUF_MEM, 1, "memory" },
-	{ "fence", "1 MOVNTI then SFENCE per line", cost_fence, BUF_LLC, 4, "serial" },
+	  cost_rmw, BUF_MEM, 0, 1, "memory" },
+	{ "rmw-mem-128m", "the same on 128 MiB", cost_rmw, BUF_MEM, 128UL << 20, 2, "memory" },
+	{ "nt-mem", "streaming stores, 8 MOVNTI per line", cost_nt, BUF_MEM, 0, 1, "memory" },
+	{ "nt-mem-128m", "the same on 128 MiB", cost_nt, BUF_MEM, 128UL << 20, 2, "memory" },
+	{ "fence", "1 MOVNTI then SFENCE per line", cost_fence, BUF_LLC, 0, 4, "serial" },
+	{ "fence-2m", "the same on 2 MiB", cost_fence, BUF_LLC, 2UL << 20, 8, "serial" },
 	{ "reread", "1 MOVNTI, SFENCE, a load of that line, per line",
-	  cost_reread, BUF_LLC, 4, "serial" },
+	  cost_reread, BUF_LLC, 0, 4, "serial" },
+	{ "reread-2m", "the same on 2 MiB", cost_reread, BUF_LLC, 2UL << 20, 8, "serial" },
 };
 
 #define NR_KERNELS ARRAY_SIZE(kernels)
 #define REP_LEN 4096UL
 
+static size_t kernel_len(const struct cost_kernel *k)
+{
+	if (k->fn)
+		return k->len ? k->len : buf_len[k->buf];
+	return k->len ? k->len : REP_LEN;
+}
+
 static void run_kernel(const struct cost_kernel *k, char *const bufs[NR_BUFS])
 {
-	if (!strcmp(k->name, "alu"))
+	if (!strncmp(k->name, "alu", 3))
 		cost_alu(k->reps);
-	else if (!strcmp(k->name, "rep-l1"))
-		cost_rep(bufs[BUF_L1], bufs[BUF_L1] + REP_LEN, REP_LEN, k->reps);
 	else if (!strcmp(k->name, "rep-short"))
 		cost_rep_short(bufs[BUF_L1], bufs[BUF_L1] + REP_LEN, k->reps);
+	else if (!k->fn)
+		cost_rep(bufs[BUF_L1], bufs[BUF_L1] + REP_LEN, kernel_len(k), k->reps);
 	else
-		k->fn(bufs[k->buf], buf_len[k->buf], k->reps);
+		k->fn(bufs[k->buf], kernel_len(k), k->reps);
 }
 
 /* "microcode : 0x..." of the first CPU, or NULL */
@@ -167,7 +201,7 @@ int exp_cost_classes(struct bench *b)
 	print_header(b, "cost classes: the kernels of the cost table (cost-fit), ns per call");
 	printf("   microcode %s; each kernel adds one class the guest model counts\n",
 	       ucode ? ucode : "unknown");
-	printf("   %-10s %-5s %9s %-28s %5s  %s\n", "kernel", "buf", "reps", "ns [95% CI]",
+	printf("   %-14s %-5s %9s %-28s %5s  %s\n", "kernel", "buf", "reps", "ns [95% CI]",
 	       "clean", "adds");
 	for (k = 0; k < NR_KERNELS; k++) {
 		const struct cost_kernel *c = &kernels[k];
@@ -182,6 +216,7 @@ int exp_cost_classes(struct bench *b)
 		pstr(p, "bound", c->bound);
 		pstr(p, "buffer", buf_name[c->buf]);
 		pset(p, "buffer_bytes", (double)buf_len[c->buf]);
+		pset(p, "bytes", (double)kernel_len(c));
 		pset(p, "reps", (double)c->reps);
 		if (ucode)
 			pstr(p, "cpu_microcode", ucode);
@@ -191,7 +226,7 @@ int exp_cost_classes(struct bench *b)
 		if (emit(b, cn, "ns_per_call", "ns", &t[k * n], n, p))
 			return -1;
 		all = stats_clean(&t[k * n], &pre[k * n], n, &s, &used) > 0;
-		printf("   %-10s %-5s %9zu %10.0f [%7.0f,%7.0f] %2zu/%-2d%c %s\n", c->name,
+		printf("   %-14s %-5s %9zu %10.0f [%7.0f,%7.0f] %2zu/%-2d%c %s\n", c->name,
 		       buf_name[c->buf], c->reps, s.median, s.lo, s.hi, used, n,
 		       all ? '*' : ' ', c->adds);
 	}

@@ -5,13 +5,18 @@
 #      replica (template-ways: memcpy and inline NT copies in the ways of
 #      the series' versions; template-copy: memcpy, out-of-line and inline
 #      NT copies of 64, 80, 96 B) at each size of COST_PAGES, pinned;
+#      all of it twice, two runs one after the other: the fit is made on
+#      the first, checked on the second, and the kernels of the two give
+#      the CPU's run-to-run spread;
 #   2. counts: the same copy-bench, the same calls, under qemu-x86_64
 #      with bench-vm's model plugin (copy-bench --count): exact counts of
 #      each class, one window per call;
-#   3. cost-fit: the table from the kernels alone, then the replica's
+#   3. cost-fit: the table from the first run's kernels alone (each
+#      held out in turn: the model's error), then the second run's replica
 #      passes predicted from it against their host times.
 # Everything goes to $OUT/costs/run-<time>/ (or --results DIR):
-#   records.jsonl      the host samples (doc/records.md)
+#   records.jsonl      the host samples of the first run (doc/records.md)
+#   records-2.jsonl    those of the second
 #   *.windows *.counts the counting runs (case of each window; its counts)
 #   cost-table.jsonl   the table: records of suite cost-table (ci-report
 #                      --costs reads them, in out/ or in results/)
@@ -68,7 +73,7 @@ label=$id
 RUN=${results:-$OUT/costs/run-$(date -u +%Y%m%dT%H%M%SZ)}
 [ ! -e "$RUN/cost-table.jsonl" ] || die "results: $RUN already has a cost table: give a new --results DIR"
 # copy-bench appends: an unfinished run's samples would count twice
-[ ! -e "$RUN/records.jsonl" ] ||
+[ ! -e "$RUN/records.jsonl" ] && [ ! -e "$RUN/records-2.jsonl" ] ||
 	die "results: $RUN has the records of an unfinished run: remove it or give a new --results DIR"
 mkdir -p "$RUN"
 dir=$OUT/bench/$label
@@ -80,13 +85,15 @@ SO=$dir/variants.so
 
 samples=''
 [ -z "$COST_SAMPLES" ] || samples="--samples $COST_SAMPLES"
-# host: the cost kernels, then each size of the replica
+# host RECORDS ARGS...: copy-bench's calls, timed, into RECORDS
 host() {
+	hr=$1
+	shift
 	# shellcheck disable=SC2086 # option lists, split on purpose
 	# (added to: a link there is refused, not written through)
-	no_link "$RUN/tables.txt" &&
+	no_link "$RUN/tables.txt" "$hr" &&
 	"$BIN/copy-bench" --variants "$SO" --commit "$label" --kernel "$(cat "$dir/kernel")" \
-		--records "$RUN/records.jsonl" $samples "$@" >>"$RUN/tables.txt" ||
+		--records "$hr" $samples "$@" >>"$RUN/tables.txt" ||
 		die "host: copy-bench $* failed ($RUN/tables.txt)"
 }
 # count TAG ARGS...: the same calls under the model, windows named
@@ -99,11 +106,15 @@ count() {
 		die "count: copy-bench $* under qemu-x86_64 failed ($RUN/$tag.count.log)"
 }
 
-progress "$label" "host: cost-classes kernels (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
-host --only cost-classes
-for p in $COST_PAGES; do
-	progress "$label" "host: template-ways and template-copy, $p struct pages"
-	host --only template-ways,template-copy --pages "$p"
+for run in 1 2; do
+	recs=$RUN/records.jsonl
+	[ "$run" = 1 ] || recs=$RUN/records-2.jsonl
+	progress "$label" "host, run $run of 2: cost-classes kernels (load now: $(cut -d' ' -f1-3 /proc/loadavg))"
+	host "$recs" --only cost-classes
+	for p in $COST_PAGES; do
+		progress "$label" "host, run $run of 2: template-ways and template-copy, $p struct pages"
+		host "$recs" --only template-ways,template-copy --pages "$p"
+	done
 done
 progress "$label" "count: cost-classes under qemu-x86_64 and the model"
 count cost-classes --only cost-classes
@@ -113,9 +124,12 @@ for p in $COST_PAGES; do
 	count "ways-$p" --only template-ways,template-copy --pages "$p"
 	set -- "$@" --counts "$RUN/ways-$p"
 done
-progress "$label" "fit the table, check it on template-ways"
-write_file "$RUN/cost-fit.txt" "$BIN/cost-fit" --times "$RUN/records.jsonl" "$@" \
-	--table "$RUN/cost-table.jsonl" --check "$RUN/cost-check.jsonl" ||
-	die "fit: cost-fit failed on $RUN (above)"
+progress "$label" "fit the table on run 1, check it on run 2's template-ways"
+write_file -k "$RUN/cost-fit.txt" "$BIN/cost-fit" --times "$RUN/records.jsonl" \
+	--check-times "$RUN/records-2.jsonl" "$@" \
+	--table "$RUN/cost-table.jsonl" --check "$RUN/cost-check.jsonl" || {
+	cat "$RUN/cost-fit.txt"
+	die "fit: cost-fit wrote no table for $RUN: the reason is above (and in $RUN/cost-fit.txt)"
+}
 cat "$RUN/cost-fit.txt"
 progress "done" "table: $RUN/cost-table.jsonl, check: $RUN/cost-check.jsonl"

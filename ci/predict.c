@@ -192,6 +192,13 @@ int predict_change(const struct report *r, const struct cost_table *t, const str
 	for (i = 0; i < NR_COST_CLASSES; i++)
 		for (j = 0; j < NR_COST_CLASSES; j++)
 			var += (dto[i] - dfrom[i]) * t->cov[i][j] * (dto[j] - dfrom[j]);
+	/*
+	 * the model's error and the run-to-run spread (lib/costs.h), each
+	 * side's taken as its own: how much of them two neighbouring
+	 * commits share is not measured, so none is assumed to cancel
+	 */
+	var += (t->model_error * t->model_error + t->run_spread * t->run_spread) *
+	       (p->from_ns * p->from_ns + p->to_ns * p->to_ns);
 	p->pct = stats_pct(p->from_ns, p->to_ns);
 	p->pct_ci = 1.96 * 100 * sqrt(var > 0 ? var : 0) / p->from_ns;
 	p->valid = 1;
@@ -220,9 +227,14 @@ static int icount_pct(const struct report *r, const struct row *w, size_t c, dou
 
 char *predict_label(const struct cost_table *t)
 {
-	char *cpu = xasprintf(COST_LABEL, t->id);
+	char *cpu = xasprintf(COST_LABEL, t->id), *l;
 
-	return cpu;
+	if (t->has_error_terms)
+		return cpu;
+	/* a table fitted before either was measured: its interval is narrower than the truth */
+	l = xasprintf("%s; +- the fit's alone", cpu);
+	free(cpu);
+	return l;
 }
 
 /* the formats of predict_write(): Markdown (_MD) and text (_TXT) */
@@ -232,6 +244,14 @@ char *predict_label(const struct cost_table *t)
 	"%s (%s). Per bind of the cache model's records: its top functions and the rest of its window, each max(core, memory) + serial (lib/costs.h); the change against the parent, +- the table's 95%% interval. The check of the table on code timed for real is in the table's cost-fit.txt (bench/costs.sh).\n\n"
 #define MSG_ABOUT_TXT \
 	"  %s (%s).\n  Per bind: its top functions and the rest of its window, each max(core, memory)\n  + serial (lib/costs.h); the change against the parent +- the table's 95%%;\n  the table's check on code timed for real: cost-fit.txt beside it.\n"
+#define MSG_TERMS_MD \
+	"The interval also holds the model's error (the fit's kernels each held out: %.1f%% RMS) and the CPU's run-to-run spread (%.1f%%), each side's in full.\n\n"
+#define MSG_TERMS_TXT \
+	"  The interval also holds the model's error (kernels held out: %.1f%% RMS)\n  and the CPU's run-to-run spread (%.1f%%).\n"
+#define MSG_NO_TERMS_MD \
+	"**The interval is the fit's alone**: this table was fitted before cost-fit held kernels out or timed two runs, so neither the model's error nor the run-to-run spread is in it, and it is narrower than the truth.\n\n"
+#define MSG_NO_TERMS_TXT \
+	"  The interval is the fit's alone: this table has no model error or run-to-run\n  spread (fitted before cost-fit measured them): narrower than the truth.\n"
 #define MSG_TABLE_HEAD_MD \
 	"| commit | case | predicted ms per bind | change | icount memmap_init_ms | model est_cycles | what |\n|---|---|---|---|---|---|---|\n"
 #define MSG_NONE_MD "| %.12s | %s | - | %s | - | - | - |\n"
@@ -246,10 +266,18 @@ static void predict_write_head(FILE *f, int md, const struct cost_table *t, cons
 	if (md) {
 		fprintf(f, MSG_HEAD_MD, t->cpu);
 		fprintf(f, MSG_ABOUT_MD, label, t->file);
+		if (t->has_error_terms)
+			fprintf(f, MSG_TERMS_MD, 100 * t->model_error, 100 * t->run_spread);
+		else
+			fputs(MSG_NO_TERMS_MD, f);
 		fputs(MSG_TABLE_HEAD_MD, f);
 	} else {
 		fprintf(f, MSG_HEAD_TXT, t->cpu);
 		fprintf(f, MSG_ABOUT_TXT, label, t->file);
+		if (t->has_error_terms)
+			fprintf(f, MSG_TERMS_TXT, 100 * t->model_error, 100 * t->run_spread);
+		else
+			fputs(MSG_NO_TERMS_TXT, f);
 	}
 }
 

@@ -126,6 +126,13 @@ int cost_tables(const struct records *rs, struct cost_table **v, size_t *n, char
 			return -1;
 		}
 		t->c[k] = r->samples[0];
+		t->model_error = record_param(r, "model_error_rel");
+		t->run_spread = record_param(r, "run_spread_rel");
+		t->has_error_terms = !isnan(t->model_error) && !isnan(t->run_spread);
+		if (isnan(t->model_error))
+			t->model_error = 0;
+		if (isnan(t->run_spread))
+			t->run_spread = 0;
 		t->cpu = r->cpu_name;
 		t->microcode = record_param_str(r, "cpu_microcode");
 		if (!t->file)
@@ -193,6 +200,8 @@ void cost_predict_counts(const struct cost_table *t, const double *a, size_t n, 
 		for (j = 0; j < NR_COST_CLASSES; j++)
 			var += d[i] * t->cov[i][j] * d[j];
 	}
+	/* the model's error and the CPU's run-to-run spread, relative */
+	var += (t->model_error * t->model_error + t->run_spread * t->run_spread) * s * s;
 	*ns = s;
 	*sd = sqrt(var > 0 ? var : 0);
 }

@@ -34,13 +34,19 @@
  * under the larger); a fence or a read of a line in flight waits, and
  * waits for both.  A window of several parts (its top functions and the
  * rest) is the sum of its parts.  The standard error is the table's,
- * propagated through the side each max took.
+ * propagated through the side each max took, and, where the table has
+ * them, two terms relative to the prediction: the model's error (the fit
+ * kernels each predicted by a fit of the others, cost-fit) and the
+ * run-to-run spread of the CPU's times (two runs of the kernels).
  *
  * The table as records (doc/records.md): suite "cost-table", one record
  * per class, case "cost/<class>", metric "ns_per_event", the fitted cost
  * its one sample, params.sd its standard error, params.cov its row of the
  * covariance (class order), params.table the table's identity (CPU, host,
- * fit time), with the CPU's microcode and caches.
+ * fit time), with the CPU's microcode and caches; params.model_error_rel
+ * and params.run_spread_rel (one standard deviation, relative), absent in
+ * tables fitted before they were measured (2026-12-02: read as 0, and
+ * has_error_terms says so).
  *
  * API:
  *   cost_counts(get, arg, a)       the classes of one window's events
@@ -90,6 +96,9 @@ struct cost_table {
 	const char *microcode;	/* or NULL */
 	double c[NR_COST_CLASSES];
 	double cov[NR_COST_CLASSES][NR_COST_CLASSES];
+	double model_error;	/* relative, 1 sd: held-out kernels (cost-fit) */
+	double run_spread;	/* relative, 1 sd: between two runs of the kernels */
+	int has_error_terms;	/* 0: one or both absent (read as 0) */
 	const char *file;	/* the first record's */
 };
 

@@ -1,25 +1,33 @@
 #!/bin/sh
 # cost-fit (bench/cost-fit.c, lib/costs.h): from synthetic timings made
-# of known costs, on the model's real counts of copy-bench's kernels
-# (results/2026-12-02-costs-amd-epyc), the fit gives back those costs,
-# and a replica pass's check is the known prediction; bad inputs are
-# clear errors that write no table.  The classes and sides are computed
-# here a second time, in Python, from lib/costs.h's definitions.
+# of known costs, on the model's real counts of copy-bench's kernels and
+# replica (RES: make costs' two-run set), the fit gives back those costs
+# on its 13 degrees of freedom, every kernel held out is predicted
+# exactly (model error 0), a second run 10% slower is a run-to-run spread
+# of 10%/sqrt(2), and the replica passes whose priced mix is a fit
+# kernel's are marked in sample; timings the additive model cannot make
+# (one kernel 60% off) are refused as a table that does not fit, as is a
+# fit with no kernel to hold out (the 13-kernel set of 2026-12-02); bad
+# inputs are clear errors that write no table.  The classes and sides
+# are computed here a second time, in Python, from lib/costs.h.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 3
+plan 6
 FIT=$BIN/cost-fit
-RES=$TOP/results/2026-12-02-costs-amd-epyc
+RES=$TOP/results/2026-12-05-costs-amd-epyc-two-runs
+OLD=$TOP/results/2026-12-02-costs-amd-epyc
 [ -x "$FIT" ] || bail "$FIT is not built: run 'make tools'"
+[ -f "$RES/cost-classes.counts" ] || bail "$RES: no counted kernels"
 
-# synth COSTS: records.jsonl of the results with every sample replaced
-# by what COSTS (class=ns,...) make of its window's counts
+# synth COSTS [RECORDS] [FACTOR] [CASE=FACTOR]: RECORDS (default: the
+# set's first run) with every sample replaced by what COSTS
+# (class=ns,...) make of its window's counts (the kernels in ns, the
+# replica's passes in ms), times FACTOR, and CASE's times its own FACTOR
 synth() {
-	python3 - "$1" "$RES" <<-'PY'
-	import json, sys
-	costs = dict(kv.split("=") for kv in sys.argv[1].split(","))
-	costs = {k: float(v) for k, v in costs.items()}
-	res = sys.argv[2]
+	python3 - "$1" "$RES" "${2:-$RES/records.jsonl}" "${3:-1}" "${4:-}" <<-'PY'
+	import glob, json, sys
+	costs = {k: float(v) for k, v in (kv.split("=") for kv in sys.argv[1].split(","))}
+	res, recs, factor, odd = sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5]
 	side = {"insn": 0, "load": 0, "store": 0, "rep_byte": 0, "rep_start": 0,
 	        "l1_load_miss": 1, "l1_store_miss": 1, "llc_load": 1, "llc_store": 1,
 	        "writeback": 1, "nt_line": 1, "fence": 2, "nt_reread": 2}
@@ -37,51 +45,92 @@ synth() {
 	    a = classes(e)
 	    s = [sum(a[k] * costs[k] for k in a if side[k] == i) for i in range(3)]
 	    return max(s[0], s[1]) + s[2]
-	names = [dict(f.split("=", 1) for f in l.split("\t")[1:])
-	         for l in open(res + "/cost-classes.windows").read().splitlines()]
-	counts = [dict((k, float(v)) for k, v in (f.split("=") for f in l.split("\t")[1:]))
-	          for l in open(res + "/cost-classes.counts").read().splitlines()
-	          if l.startswith("window\t")]
-	t = {w["case"]: predict(c) for w, c in zip(names, counts)}
-	for line in open(res + "/records.jsonl"):
+	t = {}
+	for w in glob.glob(res + "/*.windows"):
+	    names = [dict(f.split("=", 1) for f in l.split("\t")[1:])
+	             for l in open(w).read().splitlines()]
+	    counts = [dict((k, float(v)) for k, v in (f.split("=") for f in l.split("\t")[1:]))
+	              for l in open(w[:-8] + ".counts").read().splitlines()
+	              if l.startswith("window\t")]
+	    for n, c in zip(names, counts):
+	        t[(n["case"], float(n["pages"]))] = predict(c)
+	oc, of = odd.split("=") if odd else ("", 1)
+	for line in open(recs):
 	    r = json.loads(line)
-	    if r["case"] in t:
-	        r["samples"] = [t[r["case"]]] * len(r["samples"])
+	    k = (r["case"], float(r["params"].get("pages", 0)))
+	    if k in t:
+	        v = t[k] / (1e6 if r["metric"] == "ms_per_pass" else 1) * factor
+	        v *= float(of) if r["case"] == oc else 1
+	        r["samples"] = [v] * len(r["samples"])
 	        print(json.dumps(r))
 	PY
 }
 
 # costs near this machine's, other than any table's: each kernel stays bound by its side
 COSTS="insn=0.1,load=0.05,store=0.08,rep_byte=0.01,rep_start=11,l1_load_miss=2.5,l1_store_miss=1.2,llc_load=7,llc_store=6,writeback=1.5,nt_line=3.5,fence=120,nt_reread=450"
+counts() {
+	for c in "$RES"/*.counts; do printf -- "--counts %s\n" "${c%.counts}"; done
+}
 
-test_expect_success 'the fit gives back the costs the synthetic timings were made of' '
-	synth "$COSTS" >times.jsonl &&
-	[ "$(wc -l <times.jsonl)" -ge 13 ] &&
-	"$FIT" --times times.jsonl --counts "$RES/cost-classes" --table table.jsonl >fit.txt &&
+test_expect_success 'the fit gives back the costs, on 13 degrees of freedom; each kernel held out exact; the spread of a run 10% slower' '
+	synth "$COSTS" >times.jsonl && synth "$COSTS" "$RES/records-2.jsonl" 1.1 >times2.jsonl &&
+	[ "$(grep -c "\"cost/" times.jsonl)" = 26 ] &&
+	"$FIT" --times times.jsonl --check-times times2.jsonl $(counts) --table table.jsonl \
+		--check check.jsonl >fit.txt &&
 	cat fit.txt &&
+	grep -q "chi^2 0.0 on 13 degrees of freedom" fit.txt &&
+	grep -q "model error, the kernels held out (RMS): 0.0%; run-to-run spread: 7.1% (26 kernels" fit.txt &&
+	! grep "held out  *[+-][0-9.]*%" fit.txt | grep -v "held out  *[+-]0.0%" &&
+	grep -q "^  template-copy/fc-inline-64 .* in sample: cost/nt-mem.s priced mix" fit.txt &&
+	grep -q "^  template-copy/tmpl-memcpy-64 .* out of sample" fit.txt &&
 	python3 -c "
-import json, sys
+import json, math, sys
 want = dict(kv.split(\"=\") for kv in sys.argv[1].split(\",\"))
-got = {json.loads(l)[\"case\"][5:]: json.loads(l)[\"samples\"][0] for l in open(\"table.jsonl\")}
+tab = [json.loads(l) for l in open(\"table.jsonl\")]
+got = {r[\"case\"][5:]: r[\"samples\"][0] for r in tab}
 assert set(got) == set(want), (sorted(got), sorted(want))
 bad = [k for k in want if abs(got[k] - float(want[k])) > 1e-4 * float(want[k])]
 assert not bad, [(k, got[k], want[k]) for k in bad]
-tab = [json.loads(l) for l in open(\"table.jsonl\")]
 assert all(r[\"suite\"] == \"cost-table\" and len(r[\"params\"][\"cov\"]) == 13 and r[\"cpu\"][\"vendor\"] for r in tab)
+assert all(r[\"params\"][\"dof\"] == 13 and r[\"params\"][\"model_error_rel\"] < 1e-4 for r in tab)
+assert all(abs(r[\"params\"][\"run_spread_rel\"] - 0.1 / math.sqrt(2)) < 1e-9 for r in tab)
+chk = [json.loads(l) for l in open(\"check.jsonl\")]
+assert chk and all(r[\"params\"][\"run\"] == \"another\" for r in chk)
+# the check run is 10% slower than the table: every pass -1/11
+bad = [r for r in chk if abs(r[\"samples\"][0] - 100 * (1 / 1.1 - 1)) > 1e-2]
+assert not bad, bad[0]
+ins = [r for r in chk if r[\"params\"][\"sample\"] == \"in\"]
+assert ins and all(r[\"params\"][\"same_mix_as\"].startswith(\"cost/\") for r in ins)
 " "$COSTS"
+'
+
+test_expect_success 'one kernel 60% off what the others say: the table does not fit, said, no table' '
+	synth "$COSTS" "" 1 cost/load-llc-2m=1.6 >times.jsonl &&
+	expect_fail "$FIT" --times times.jsonl $(counts) --table t.jsonl --check c.jsonl &&
+	cat out && grep -q "the table does not fit: [0-9]* kernels held out miss by more than 25%" out &&
+	grep_err "the table does not fit this CPU: [0-9]* kernels held out miss by more than 25%" &&
+	[ ! -e t.jsonl ] && [ ! -e c.jsonl ] &&
+	"$FIT" --times times.jsonl $(counts) --max-held-out-pct 1000 --table t.jsonl >fit.txt && [ -s t.jsonl ]
+'
+
+test_expect_success 'one kernel a class (the 13 of 2026-12-02): nothing to hold out, no table' '
+	set -- && for c in "$OLD"/*.counts; do set -- "$@" --counts "${c%.counts}"; done &&
+	expect_fail "$FIT" --times "$OLD/records.jsonl" "$@" --table t.jsonl &&
+	grep -q "chi^2 0.0 on 0 degrees of freedom .none left: the fit cannot be seen to fail." out &&
+	grep_err "no kernel can be held out .every class has one kernel.: no table written" && [ ! -e t.jsonl ]
 '
 
 test_expect_success 'a kernel not bound by the side it prices: no table, and why' '
 	# instructions 10 times dearer: the streaming kernels are bound by them
 	synth "$(echo "$COSTS" | sed "s/insn=0.1,/insn=1,/")" >times.jsonl &&
-	expect_fail "$FIT" --times times.jsonl --counts "$RES/cost-classes" --table t.jsonl &&
+	expect_fail "$FIT" --times times.jsonl $(counts) --table t.jsonl &&
 	grep "cost/nt-mem .*its side is not 1.5 times the other" out &&
 	grep_err "kernels are not bound by the side they price .above.: the table would be wrong on this CPU; no table written" &&
 	[ ! -e t.jsonl ]
 '
 
 test_expect_success 'bad inputs: a clear error, and no table written' '
-	synth "$COSTS" >times.jsonl &&
+	synth "$COSTS" | grep "\"case\": \"cost/" >times.jsonl &&
 	cp "$RES/cost-classes.windows" w.windows && cp "$RES/cost-classes.counts" w.counts &&
 	expect_fail "$FIT" --times times.jsonl --counts nowhere --table t.jsonl &&
 	grep_err "counts: nowhere.windows: No such file" && [ ! -e t.jsonl ] &&
@@ -97,8 +146,8 @@ test_expect_success 'bad inputs: a clear error, and no table written' '
 	sed "s/\"bound\": *\"[a-z]*\", *//" times.jsonl >nobound.jsonl &&
 	expect_fail "$FIT" --times nobound.jsonl --counts w --table t.jsonl &&
 	grep_err "has no params.bound" && [ ! -e t.jsonl ] &&
-	grep -v "cost/alu" times.jsonl >fewer.jsonl &&
-	expect_fail "$FIT" --times fewer.jsonl --counts w --table t.jsonl &&
+	grep "cost/alu\"" times.jsonl >one.jsonl &&
+	expect_fail "$FIT" --times one.jsonl --counts w --table t.jsonl &&
 	grep_err "the fit needs at least 13" && [ ! -e t.jsonl ] &&
 	head -n 1 times.jsonl | sed "s/\"time\": *\"[^\"]*\"/\"time\": \"2000-01-01T00:00:00Z\"/" >>times.jsonl &&
 	expect_fail "$FIT" --times times.jsonl --counts w --table t.jsonl &&

@@ -6,15 +6,18 @@
 # a table whose one class costs more changes exactly the predictions of
 # the binds whose larger side counts that class (a class no bind counts:
 # none); records of a plugin before nt_rereads and rep_starts get no
-# prediction, and say why; a table without a class is refused.
+# prediction, and say why; a table without a class is refused.  That
+# table has no model error or run-to-run spread (fitted before cost-fit
+# measured them): its label says the interval is the fit's alone; with
+# the two terms the interval widens by them, and the heading names them.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 SET=$TOP/results/2026-12-02-series-v2-model-8G
 TABLE=$TOP/results/2026-12-02-costs-amd-epyc/cost-table.jsonl
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 4
-LABEL="predicted from the cost table of AMD EPYC on vm, fit [0-9T:Z-]*, not measured"
+plan 5
+LABEL="predicted from the cost table of AMD EPYC on vm, fit [0-9T:Z-]*, not measured; [+]- the fit's alone"
 
 # report TABLE...: the set's report as r.txt, r.md, r.json
 report() {
@@ -95,4 +98,40 @@ test_expect_success 'a table without a class is refused, naming it' '
 	expect_fail "$REPORT" --commits "$SET/commits.txt" --costs "$TABLE" --costs "$SET" \
 		"$SET"/*.jsonl &&
 	grep_err "costs: .*2026-12-02-series-v2-model-8G: no record of suite cost-table"
+'
+
+# terms M R: the table with params.model_error_rel M and run_spread_rel R
+terms() {
+	python3 -c "
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    r[\"params\"][\"model_error_rel\"] = float(sys.argv[2])
+    r[\"params\"][\"run_spread_rel\"] = float(sys.argv[3])
+    print(json.dumps(r))
+" "$TABLE" "$1" "$2"
+}
+
+test_expect_success 'a table with the model error and the run spread: no "fit alone", the interval holds both' '
+	report "$TABLE" && cp r.json a.json && grep -q "The interval is the fit.s alone" r.txt &&
+	terms 0.1 0.05 >t.jsonl && report t.jsonl && cp r.json b.json &&
+	grep -q "The interval also holds the model.s error (kernels held out: 10.0% RMS)" r.txt &&
+	grep -q "run-to-run spread (5.0%)" r.txt && ! grep -q "fit.s alone" r.txt r.md &&
+	python3 -c "
+import json, math
+a = json.load(open(\"a.json\"))[\"predictions\"]
+b = json.load(open(\"b.json\"))[\"predictions\"]
+assert len(a) == len(b) == 42
+n = 0
+for x, y in zip(a, b):
+    if \"pct\" not in x:
+        continue
+    f, t = x[\"parent_ms\"], x[\"ms\"]
+    extra = 1.96 * 100 * math.sqrt(0.0125 * (f * f + t * t)) / f
+    want = math.sqrt(x[\"pct_ci95\"] ** 2 + extra ** 2)
+    assert abs(y[\"pct_ci95\"] - want) < 1e-6 + 1e-6 * want, (x, y, want)
+    assert y[\"pct\"] == x[\"pct\"]
+    n += 1
+assert n >= 21, n
+"
 '
