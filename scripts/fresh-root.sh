@@ -17,7 +17,7 @@
 # Environment: FRESH_ROOT_CACHE=DIR (default $OUT/fresh-root) holds the
 # tarball and the downloaded .debs, so a second run needs the archive only
 # for 'apt-get update'; FRESH_ROOT_MAX_AGE=DAYS (default 7) before the
-# tarball is made again; FRESH_ROOT_KEEP=1 keeps the root of 'run';
+# tarball is made again; FRESH_ROOT_KEEP=1 keeps the root of 'run' (as root.XXXXXX.kept);
 # FRESH_ROOT_COPY=DIR is copied into the root as /copy (make reproduce's
 # materials: tests/t0700 runs its reproduce.sh there).
 # Exit: CMD's status; 77 when no root can be made here (not root, no
@@ -184,7 +184,13 @@ run() {
 		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			HOME=/root TERM=dumb LANG=C.UTF-8 sh /fresh-root.sh
 	' fresh-root "$root" "$CACHE" "$TOP" || rc=$?
-	[ -z "$keep" ] || progress run "kept the root: $root"
+	# a kept root is the user's now: a name no later run takes for a
+	# dead run's stage (stage_make removes root.XXXXXX only)
+	if [ -n "$keep" ]; then
+		mv "$root" "$root.kept" && rm -f "$root.kept/.owner" ||
+			die "run: cannot rename the kept root $root to $root.kept"
+		progress run "kept the root: $root.kept"
+	fi
 	return $rc
 }
 
