@@ -50,10 +50,14 @@ done_testing" && [ "$(cat mini.rc)" = 1 ] &&
 	grep -q "^not ok 1 - overflows" mini.out && grep -q "AddressSanitizer: ILL .*ub.c:1 in main" mini.out
 '
 
-test_expect_success 'a test file that runs fewer tests than planned fails' '
+test_expect_success 'a test file that runs fewer tests than planned fails; every file of the suite ends in done_testing, which checks that' '
 	mini_suite "plan 2
 test_expect_success one true
-done_testing" && [ "$(cat mini.rc)" = 1 ] && grep -q "^# planned 2 tests, ran 1" mini.out
+done_testing" && [ "$(cat mini.rc)" = 1 ] && grep -q "^# planned 2 tests, ran 1" mini.out &&
+	for f in "$TOP"/tests/t*.t; do
+		[ "$(grep -v "^[[:space:]]*\(#.*\)\{0,1\}$" "$f" | tail -n 1)" = done_testing ] ||
+			{ echo "$f: its last line is not done_testing"; return 1; }
+	done
 '
 SKIP_BODY="plan 2
 test_expect_success one true

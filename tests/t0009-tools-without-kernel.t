@@ -22,3 +22,5 @@ test_expect_success 'a clone without the kernel tree: make tools, then make merg
 		>merge.log 2>&1 || { cat merge.log; false; } &&
 	grep -q "^| bench-vm.nd_pmem/rebind.memmap_init_ms (ms) | e9b351700f1f |" o/merge/merge.md
 '
+
+done_testing

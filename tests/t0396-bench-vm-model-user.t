@@ -44,3 +44,5 @@ test_expect_success 'a second thread is refused with the reason' '
 	! qemu-x86_64 -plugin "$PLUGIN,out=$SCRATCH/m3.out" ./count-me thread 2>err &&
 	cat err && grep -q "bench-vm-model: vCPU 1: the model counts 1 (a second thread in user mode)" err
 '
+
+done_testing

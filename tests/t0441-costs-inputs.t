@@ -50,3 +50,5 @@ test_expect_success 'no qemu-x86_64: what to install, before anything runs' '
 	grep_err "count: qemu-x86_64 is not installed \(Debian package qemu-user; .make deps. installs it\)" &&
 	[ ! -e r ]
 '
+
+done_testing

@@ -135,3 +135,5 @@ for x, y in zip(a, b):
 assert n >= 21, n
 "
 '
+
+done_testing
