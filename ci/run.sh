@@ -168,7 +168,22 @@ files_hash() {
 # were missing).  A line that says "# not an input" names a file that
 # decides nothing a step keeps (deps.list); a directory is the step's to
 # list (find).  A level of the search at a time: one realpath, one awk.
+# A run asks it the same for every commit: its first answer is kept in
+# $SO_MEMO (the run's directory) for the rest of the run.
 scripts_of() {
+	so_k=$* so_m=
+	if [ -n "${SO_MEMO:-}" ]; then
+		while :; do
+			case $so_k in
+			*/*) so_m=$so_m${so_k%%/*}% so_k=${so_k#*/} ;;
+			*) so_m=$SO_MEMO/$so_m$so_k && break ;;
+			esac
+		done
+		if [ -f "$so_m" ]; then
+			while IFS= read -r so_l; do printf '%s\n' "$so_l"; done <"$so_m"
+			return
+		fi
+	fi
 	so_todo=$* so_seen=
 	while [ -n "$so_todo" ]; do
 		so_new=
@@ -195,7 +210,10 @@ scripts_of() {
 			}' $so_new)
 	done
 	# shellcheck disable=SC2086 # as above
-	printf '%s\n' $so_seen | LC_ALL=C sort
+	so_seen=$(printf '%s\n' $so_seen | LC_ALL=C sort)
+	printf '%s\n' "$so_seen"
+	[ -z "$so_m" ] || { printf '%s\n' "$so_seen" >"$so_m.$$" && mv -f "$so_m.$$" "$so_m"; } 2>/dev/null ||
+		rm -f "$so_m.$$"
 }
 
 skip() {
@@ -208,9 +226,14 @@ skip() {
 # shellcheck source=steps.sh
 . "$CI_STEPS_FILE"
 
-# fn_of STEP: the shell name of a step ("bench-vm" -> "bench_vm")
+# fn_of STEP: sets fn, the shell name of a step ("bench-vm" ->
+# "bench_vm"); no process (the loops ask it for every commit and step)
 fn_of() {
-	printf '%s' "$1" | tr -c 'a-z0-9\n' '_'
+	fn='' fo_r=$1
+	while [ -n "$fo_r" ]; do
+		fo_c=${fo_r%"${fo_r#?}"} fo_r=${fo_r#?}
+		case $fo_c in [a-z0-9]) fn=$fn$fo_c ;; *) fn=${fn}_ ;; esac
+	done
 }
 
 # A view: its step and the steps it needs, in the pipeline's order, on its
@@ -223,7 +246,7 @@ if [ -n "$view" ]; then
 	esac
 	[ -z "${CI_STEPS:-}" ] ||
 		usage_die "CI_STEPS: 'make $view' runs its own steps; CI_STEPS='$CI_STEPS' is for make ci"
-	vf=$(fn_of "$view") needs=
+	fn_of "$view" && vf=$fn needs=
 	! command -v "step_${vf}_needs" >/dev/null || needs=$("step_${vf}_needs")
 	CI_STEPS=
 	for s in $CI_ALL_STEPS; do
@@ -246,12 +269,12 @@ CI_VM_JOBS=${CI_VM_JOBS:-2}
 # kind_of STEP sets kind from it, in this shell (the loops call it for
 # every commit).
 for s in $CI_STEPS; do
-	f=$(fn_of "$s") kind=foreground
+	fn_of "$s" && f=$fn kind=foreground
 	! command -v "step_${f}_kind" >/dev/null || kind=$("step_${f}_kind")
 	eval "KIND_$f=\$kind"
 done
 kind_of() {
-	eval "kind=\${KIND_$(fn_of "$1")}"
+	fn_of "$1" && eval "kind=\${KIND_$fn}"
 }
 
 # percent VAR: a non-negative decimal number, all of its text (5, 2.5):
@@ -280,7 +303,7 @@ if [ -z "$one_step$vm_runner$report_only" ]; then
 	case $CI_VM_JOBS in '' | *[!0-9]* | 0*) usage_die "CI_VM_JOBS: '$CI_VM_JOBS' is not a number of guests, 1 or more" ;; esac
 	guests=
 	for s in $CI_STEPS; do
-		f=$(fn_of "$s")
+		fn_of "$s" && f=$fn
 		command -v "step_${f}_run" >/dev/null && command -v "step_${f}_inputs" >/dev/null ||
 			usage_die "CI_STEPS: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
 		kind_of "$s"
@@ -298,7 +321,7 @@ if [ -z "$one_step$vm_runner$report_only" ]; then
 	# the step's inputs (its stamp) print again for every commit, also
 	# in the background runs of the guest queue, which inherit it.
 	for s in $CI_STEPS; do
-		f=$(fn_of "$s")
+		fn_of "$s" && f=$fn
 		command -v "step_${f}_check" >/dev/null || continue
 		crc=0
 		# shellcheck disable=SC2034 # read by the eval below
@@ -366,13 +389,31 @@ hash_of() {
 	sha256sum | cut -d' ' -f1
 }
 
+# outcome_of COMMIT STEP: sets ow and osec, the word and seconds of the
+# step's outcome in this run (outcome_write); false when there is none.
+# A read, no process: the tables ask it for every commit and step.
+outcome_of() {
+	ow='' osec=''
+	read -r ow osec 2>/dev/null <"$RUN_DIR/$1.$2"
+}
+
+# short_of ID: sets short, its first 12 characters (printf %.12s), no
+# process
+short_of() {
+	case $1 in
+	????????????*) short=${1%"${1#????????????}"} ;;
+	*) short=$1 ;;
+	esac
+}
+
 # inputs STEP COMMIT: sets inputs, what the step's result on the commit
 # depends on, and hash, their sha256 (what its stamp holds): the one
 # reading of both for the plan and for run_step
 inputs() {
-	inputs=$("step_$(fn_of "$1")_inputs" "$2") ||
+	fn_of "$1"
+	inputs=$("step_${fn}_inputs" "$2") ||
 		die "$1: the inputs of $(printf %.12s "$2") cannot be read"
-	hash=$(printf '%s\n' "$inputs" | hash_of)
+	hash=$(printf '%s\n' "$inputs" | sha256sum) && hash=${hash%% *}
 }
 
 # Results keyed by content.  A step that says what of a commit its result
@@ -391,7 +432,7 @@ inputs() {
 # from the inputs that inputs() read
 content_key() {
 	key=
-	ck_f=step_$(fn_of "$1")_content
+	fn_of "$1" && ck_f=step_${fn}_content
 	command -v "$ck_f" >/dev/null || return 0
 	ck=$("$ck_f" "$2") || die "$1: what $(printf %.12s "$2") is made of cannot be read"
 	key=$({ printf '%s\n' "$ck"; printf '%s\n' "$inputs" | sed "s/$2/COMMIT/g"; } | hash_of)
@@ -457,7 +498,7 @@ key_write() {
 # 2-core machine, for the estimate when no earlier run of it is known: the
 # step's own reckoning (step_<name>_typical), else a minute
 typical_seconds() {
-	ts_f=step_$(fn_of "$1")_typical
+	fn_of "$1" && ts_f=step_${fn}_typical
 	if command -v "$ts_f" >/dev/null; then
 		"$ts_f" "$2" "$3"
 	else
@@ -473,13 +514,14 @@ typical_seconds() {
 # function or the run no guests: then one guest at a time, and the
 # estimate takes 100G
 VM_NS_KB='' VM_KB=0
+[ -z "$GUEST_STEP" ] || fn_of "$GUEST_STEP"
 if [ -n "$GUEST_STEP" ] && [ -z "$report_only" ] &&
-	command -v "step_$(fn_of "$GUEST_STEP")_footprint" >/dev/null; then
-	fp=$("step_$(fn_of "$GUEST_STEP")_footprint") ||
-		die "$GUEST_STEP: step_$(fn_of "$GUEST_STEP")_footprint failed (above)"
+	command -v "step_${fn}_footprint" >/dev/null; then
+	fp=$("step_${fn}_footprint") ||
+		die "$GUEST_STEP: step_${fn}_footprint failed (above)"
 	case $fp in
 	"ns_kb "[0-9]*" host_kb "[0-9]*) ;;
-	*) die "$GUEST_STEP: step_$(fn_of "$GUEST_STEP")_footprint printed '$fp', not 'ns_kb N host_kb N'" ;;
+	*) die "$GUEST_STEP: step_${fn}_footprint printed '$fp', not 'ns_kb N host_kb N'" ;;
 	esac
 	read -r _ VM_NS_KB _ VM_KB <<EOF
 $fp
@@ -500,7 +542,10 @@ vm_room() {
 # alive PID: the process is there and not a zombie (a child that ended
 # and was not waited for yet is one)
 alive() {
-	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	# (a read, no process: the queue asks it of every guest 5 times a second)
+	st=
+	read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+	st=${st##*) } st=${st%% *}
 	[ -n "$st" ] && [ "$st" != Z ]
 }
 
@@ -536,8 +581,8 @@ log_view() {
 # becomes <step>/ (its partial or error records are the result).
 run_step() {
 	rs_s=$1 rs_c=$2 rs_i=$3 rs_parent=$4
-	rs_f=$(fn_of "$rs_s")
-	rs_short=$(printf %.12s "$rs_c")
+	fn_of "$rs_s" && rs_f=$fn
+	short_of "$rs_c" && rs_short=$short
 	rs_dir=$CI_OUT/$rs_c/$rs_s
 	rs_stamp=$CI_OUT/$rs_c/$rs_s.stamp
 	inputs "$rs_s" "$rs_c"
@@ -545,7 +590,8 @@ run_step() {
 	content_key "$rs_s" "$rs_c"
 	rs_key=$key
 	if stamp_fresh "$rs_stamp" "$rs_hash"; then
-		progress "$rs_i/$n $rs_short" "$rs_s: up to date (inputs $(printf %.12s "$rs_hash"))"
+		short_of "$rs_hash"
+		progress "$rs_i/$n $rs_short" "$rs_s: up to date (inputs $short)"
 		outcome_write "$rs_c" "$rs_s" same 0
 		rm -f "$CI_OUT/$rs_c/.$rs_s.superseded"
 		# results made before keys were kept: their key is this one
@@ -578,7 +624,7 @@ run_step() {
 	else
 		progress "$rs_i/$n $rs_short" "$rs_s: start (log: $rs_new/log)"
 	fi
-	rs_t=$(date +%s)
+	uptime_s && rs_t=$up_now
 	# no pipefail in POSIX sh: the status goes around the view.  A reuse
 	# that fails (a record refused) says why, and the step runs.
 	{
@@ -594,7 +640,7 @@ run_step() {
 		echo "$rc" >"$rs_new/rc"
 	} 2>&1 | log_view "$rs_new/log"
 	rc=$(cat "$rs_new/rc")
-	rs_t=$(($(date +%s) - rs_t))
+	uptime_s && rs_t=$((up_now - rs_t))
 	echo "$rs_t" >"$rs_new/seconds"
 	rs_why=
 	[ "$rc" != 3 ] || rs_why=$(cat "$rs_new/skipped" 2>/dev/null || echo "no reason given")
@@ -686,8 +732,9 @@ left() {
 # ran_eta COMMIT STEP I: after a step that ran (not one up to date),
 # the time spent so far and the estimate of what is left
 ran_eta() {
-	[ "$(cut -d' ' -f1 "$RUN_DIR/$1.$2" 2>/dev/null)" != same ] || return 0
-	progress "$3/$n $(printf %.12s "$1")" "spent $(( ($(date +%s) - T_START) / 60 )) min, about $(left) left (earlier runs' step times, else typical ones)"
+	! outcome_of "$1" "$2" || [ "$ow" != same ] || return 0
+	short_of "$1" && uptime_s
+	progress "$3/$n $short" "spent $(( (up_now - T_START) / 60 )) min, about $(left) left (earlier runs' step times, else typical ones)"
 }
 # --one-step STEP COMMIT I PARENT: one step, for the guest queue below
 if [ -n "$one_step" ]; then
@@ -758,7 +805,10 @@ if [ -z "$report_only" ]; then
 	# made anew: no link can wait in it, its files are written with a
 	# plain > (lib.sh: write_file)
 	rm -rf "$RUN_DIR"
-	mkdir -p "$RUN_DIR" || die "run: cannot create $RUN_DIR"
+	mkdir -p "$RUN_DIR/scripts-of" || die "run: cannot create $RUN_DIR"
+	# scripts_of's answers, for this run and its guest queue
+	SO_MEMO=$RUN_DIR/scripts-of
+	export SO_MEMO
 	# The plan, "COMMIT STEP SECONDS RUN KIND": which steps will run (RUN 1:
 	# their stamps are stale, as run_step sees them) and what each is
 	# expected to take: its last good run's seconds, else typical ones
@@ -786,7 +836,7 @@ if [ -z "$report_only" ]; then
 		plan_print
 		exit 0
 	fi
-	T_START=$(date +%s)
+	uptime_s && T_START=$up_now
 	# overlap: is bench-vm of the background kind? (1 yes, 0 no, '' not known yet)
 	bg_vm=
 	# (PAGES_CHECKOUT=1 moves the worktree the builds use: alone too)
@@ -848,9 +898,9 @@ if [ -z "$report_only" ]; then
 	# the guests get here, when the guest step can tell (step_<guest>_clock)
 	vm_clock() {
 		[ -n "$GUEST_STEP" ] || return 0
-		vc_f=step_$(fn_of "$GUEST_STEP")_clock
+		fn_of "$GUEST_STEP" && vc_f=step_${fn}_clock
 		command -v "$vc_f" >/dev/null || return 0
-		[ "$(cut -d' ' -f1 "$RUN_DIR/$1.$2" 2>/dev/null)" != FAIL ] || return 0
+		! outcome_of "$1" "$2" || [ "$ow" != FAIL ] || return 0
 		if ! ck=$("$vc_f" "$1" "$RUN_DIR/clock"); then
 			warn "plan: which clock the guests get here is not known yet: the first $GUEST_STEP run tells"
 			return 0
@@ -931,10 +981,10 @@ if [ -z "$report_only" ]; then
 		for s in $CI_STEPS; do printf ' %-10s' "$s"; done
 		echo
 		for c in $commits; do
-			printf '%-12s' "$(printf %.12s "$c")"
+			printf '%-12.12s' "$c"
 			for s in $CI_STEPS; do
-				w=$(cut -d' ' -f1 "$RUN_DIR/$c.$s" 2>/dev/null || echo lost)
-				printf ' %-10s' "$w"
+				outcome_of "$c" "$s" || ow=lost
+				printf ' %-10s' "$ow"
 			done
 			echo
 		done
@@ -945,19 +995,24 @@ if [ -z "$report_only" ]; then
 		for s in $CI_STEPS; do printf ' %9s' "$s"; done
 		echo
 		for c in $commits; do
-			printf '%-12s' "$(printf %.12s "$c")"
+			printf '%-12.12s' "$c"
 			for s in $CI_STEPS; do
-				printf ' %9s' "$(cut -d' ' -f2 "$RUN_DIR/$c.$s" 2>/dev/null || echo -)"
+				outcome_of "$c" "$s" || osec=-
+				printf ' %9s' "$osec"
 			done
 			echo
 		done
 		printf '%-12s' total
 		for s in $CI_STEPS; do
-			printf ' %9s' "$(for c in $commits; do cut -d' ' -f2 "$RUN_DIR/$c.$s" 2>/dev/null; done |
-				awk '{ t += $1 } END { print t + 0 }')"
+			tt=0
+			for c in $commits; do
+				outcome_of "$c" "$s" || continue
+				case $osec in '' | *[!0-9]*) ;; *) tt=$((tt + osec)) ;; esac
+			done
+			printf ' %9s' "$tt"
 		done
 		echo
-		echo "wall clock: $(($(date +%s) - T_START)) s"
+		uptime_s && echo "wall clock: $((up_now - T_START)) s"
 	}
 	write_file "$times_last" times_table ||
 		die "run: cannot write $times_last (disk full?)"
@@ -966,7 +1021,7 @@ if [ -z "$report_only" ]; then
 	did_work=
 	for c in $commits; do
 		for s in $CI_STEPS; do
-			[ "$(cut -d' ' -f1 "$RUN_DIR/$c.$s" 2>/dev/null)" = same ] || did_work=1
+			outcome_of "$c" "$s" && [ "$ow" = same ] || did_work=1
 		done
 	done
 	if [ -z "$view" ] && { [ -n "$did_work" ] || [ ! -f "$CI_OUT/times.txt" ]; }; then
@@ -975,9 +1030,11 @@ if [ -z "$report_only" ]; then
 	fi
 	for c in $commits; do
 		for s in $CI_STEPS; do
-			case $(cut -d' ' -f1 "$RUN_DIR/$c.$s" 2>/dev/null || echo lost) in
-			skipped) skipped="$skipped $(printf %.12s "$c"):$s" ;;
-			FAIL | lost) failed="$failed $(printf %.12s "$c"):$s" ;;
+			outcome_of "$c" "$s" || ow=lost
+			short_of "$c"
+			case $ow in
+			skipped) skipped="$skipped $short:$s" ;;
+			FAIL | lost) failed="$failed $short:$s" ;;
 			esac
 		done
 	done

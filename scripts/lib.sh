@@ -92,7 +92,7 @@ write_file() {
 	[ $# -gt 0 ] || set -- cat
 	if [ -e "$wf_f" ] && [ ! -f "$wf_f" ] && [ ! -d "$wf_f" ] && [ ! -L "$wf_f" ]; then
 		wf_t=$wf_f
-	else
+	elif ! wf_tmp "$wf_f"; then
 		wf_t=$(tmp_beside "$wf_f") || return 1
 	fi
 	wf_rc=0
@@ -107,6 +107,21 @@ write_file() {
 	fi
 	rm -f "$wf_t"
 	return "$wf_rc"
+}
+
+# wf_tmp FILE: sets wf_t to a new, empty file beside FILE,
+# ".NAME.<pid>.<n>", made as mktemp makes its files (O_EXCL: the shell's
+# noclobber) with the mode a plain > gives; no process (a run writes
+# hundreds of files).  False when that name is taken (a dead process's
+# left-overs): tmp_beside then.
+wf_tmp() {
+	wf_n=$((${wf_n:-0} + 1))
+	case $1 in */*) wf_t=${1%/*}/.${1##*/}.$$.$wf_n ;; *) wf_t=.$1.$$.$wf_n ;; esac
+	case $- in *C*) wf_c=1 ;; *) wf_c= && set -C ;; esac
+	wf_ok=0
+	printf '' 2>/dev/null >"$wf_t" || wf_ok=1
+	[ -n "$wf_c" ] || set +C
+	return $wf_ok
 }
 
 # tmp_beside FILE: the path of a new, empty file in FILE's directory,
@@ -191,10 +206,19 @@ tool_built() {
 	done
 }
 
-T0=$(date +%s)
+# uptime_s: sets up_now, whole seconds since the boot (/proc/uptime): a
+# read, no process, for the elapsed times of progress lines and steps
+# (a run prints hundreds); the same boot for a run and its children
+uptime_s() {
+	read -r up_now _ </proc/uptime
+	up_now=${up_now%.*}
+}
+uptime_s
+T0=$up_now
 # progress STEP MSG: what is going on now, with the elapsed time
 progress() {
-	printf '[%4ss] %s: %s\n' "$(( $(date +%s) - T0 ))" "$1" "$2" >&2
+	uptime_s
+	printf '[%4ss] %s: %s\n' "$((up_now - T0))" "$1" "$2" >&2
 }
 
 # The kernel repository the toolkit works on: the pinned submodule, or the
@@ -235,14 +259,23 @@ git_dir_ok() {
 
 # KERNEL_TREE is the top of a repository (or a bare one), not a directory
 # in one: git would work on whatever repository is above it.
+# One git a sourcing (every script of a run sources this file): bare or
+# not, its git directory, its top (a bare one has none); where git reads
+# nothing there, git_dir_ok says why if git refused another user's tree.
 if [ -n "${KERNEL_TREE:-}" ]; then
 	kt_dir=$(cd "$KERNEL_TREE" 2>/dev/null && pwd -P) || kt_dir=
-	[ -z "$kt_dir" ] || git_dir_ok "$kt_dir" || true
-	if [ "$(git -C "${kt_dir:-/nonexistent}" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
-		kt_top=$(git -C "$kt_dir" rev-parse --absolute-git-dir)
-	else
-		kt_top=$(git -C "${kt_dir:-/nonexistent}" rev-parse --show-toplevel 2>/dev/null) || kt_top=
-	fi
+	kt_out=
+	[ -z "$kt_dir" ] ||
+		kt_out=$(git -C "$kt_dir" rev-parse --is-bare-repository --absolute-git-dir --show-toplevel 2>/dev/null) || true
+	kt_bare='' kt_gd='' kt_top=''
+	{ read -r kt_bare; read -r kt_gd; read -r kt_top; } <<-EOF || true
+	$kt_out
+	EOF
+	case $kt_bare in
+	true) kt_top=$kt_gd ;;
+	false) ;;
+	*) kt_top= && [ -z "$kt_dir" ] || git_dir_ok "$kt_dir" || true ;;
+	esac
 	[ -n "$kt_dir" ] && [ "$(cd "${kt_top:-/nonexistent}" 2>/dev/null && pwd -P)" = "$kt_dir" ] ||
 		die "repo: KERNEL_TREE='$KERNEL_TREE' is not a git repository${kt_top:+ (it is a directory inside $kt_top)}: name the top of your linux clone"
 fi
@@ -251,8 +284,10 @@ fi
 # building; never the user's own working tree.
 WORKTREE=${WORKTREE:-$OUT/tree}
 
+# (kernel_repo's choice without its subshell: a run calls this hundreds
+# of times)
 kgit() {
-	git -C "$(kernel_repo)" "$@"
+	git -C "${KERNEL_TREE:-$TOP/kernel-tree}" "$@"
 }
 
 wgit() {
@@ -617,7 +652,19 @@ tool_versions() {
 # that is up to date.  stamp_write FILE TEXT: the stamp, written whole,
 # as the last thing a step does.  The one stamp of build, KUnit and ci.
 stamp_fresh() {
-	[ -f "$1" ] && [ "$(cat "$1")" = "$2" ]
+	[ -f "$1" ] || return 1
+	# read by the shell, not cat (a run asks this of every commit and
+	# step), its trailing newlines dropped as $(cat) drops them
+	sf_t='' sf_l='' sf_nl='
+'
+	while IFS= read -r sf_l || [ -n "$sf_l" ]; do
+		sf_t=$sf_t$sf_l$sf_nl
+		sf_l=
+	done <"$1" || return 1
+	while :; do
+		case $sf_t in *"$sf_nl") sf_t=${sf_t%"$sf_nl"} ;; *) break ;; esac
+	done
+	[ "$sf_t" = "$2" ]
 }
 
 stamp_write() {

@@ -79,9 +79,14 @@ test_expect_success 'KERNEL_BASE other than the recorded base is refused by appl
 	[ "$(git -C "$U" rev-parse -q --verify "$REF_NS/series")" = "$before" ]
 '
 
-test_expect_success 'KERNEL_TREE that is no repository: a clear error' '
+test_expect_success 'KERNEL_TREE that is no repository, or a directory inside one: a clear error; a bare one is a tree' '
 	mkdir notrepo && KERNEL_TREE=$SCRATCH/notrepo expect_fail sh "$TOP/scripts/kernel-tree.sh" &&
-	grep_err "repo: KERNEL_TREE=.*notrepo. is not a git repository"
+	grep_err "repo: KERNEL_TREE=.*notrepo. is not a git repository" &&
+	git init -q inrepo && mkdir inrepo/sub && KERNEL_TREE=$SCRATCH/inrepo/sub expect_fail sh "$TOP/scripts/apply.sh" &&
+	grep_err "repo: KERNEL_TREE=.*inrepo/sub. is not a git repository \(it is a directory inside $SCRATCH/inrepo\)" &&
+	git init -q --bare bare.git && KERNEL_TREE=$SCRATCH/bare.git/refs expect_fail sh "$TOP/scripts/apply.sh" &&
+	grep_err "repo: KERNEL_TREE=.*bare.git/refs. is not a git repository \(it is a directory inside $SCRATCH/bare.git\)" &&
+	{ KERNEL_TREE=$SCRATCH/bare.git expect_fail sh "$TOP/scripts/apply.sh"; ! grep_err "is not a git repository"; }
 '
 # Another user's clone: git refuses it (safe.directory); its own message
 # reaches the user with the remedies, never a guess (no repository,
