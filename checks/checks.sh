@@ -120,7 +120,7 @@ if [ "$KCONFIG" != tiny ] && enabled_check codegen; then
 		die "codegen: Debian's configuration of the pinned kernel is not at hand (above); CHECKS_ONLY without codegen leaves it out"
 fi
 if [ -n "$check" ]; then
-	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY configs $CONFIGS kconfig $KCONFIG header-users-max $HEADER_USERS_MAX"
+	echo "kunit $KUNIT cocci $COCCI_SET only $CHECKS_ONLY configs $CONFIGS targets $CONFIGS_TARGETS kconfig $KCONFIG header-users-max $HEADER_USERS_MAX"
 	[ -z "$debian_config" ] || echo "debian-config $(sha256sum <"$debian_config" | cut -d' ' -f1)"
 	# what KUnit runs, as kunit.sh checks it
 	[ "$KUNIT" = 0 ] || sh "$TOP/checks/kunit.sh" --check

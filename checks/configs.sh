@@ -13,6 +13,9 @@
 #
 # CONFIGS='i386 arm64 ...': a subset (default: all of the table, and w1);
 # none: no build (make quick's default: said in the verdict).
+# CONFIGS_TARGETS: what each configuration builds (default vmlinux, the
+# check); a test that needs one object's error gives that object alone
+# (tests/t0525: mm/mm_init.o), as BUILD_TARGETS does for the build.
 # shellcheck disable=SC2154 # c, p, d, files, objs, short, have_clang: checks.sh's, set for the commit
 
 # name, make arguments (',' between them; '-': none), the fragment it
@@ -28,6 +31,15 @@ x86_64-page96 LLVM=1             -                       x86_64-page96.config
 # configuration (the one sparse builds)
 configs_names=$(printf '%s\n' "$CONFIGS_TABLE" | awk 'NF { printf "%s ", $1 }')
 CONFIGS=${CONFIGS:-${configs_names}w1}
+CONFIGS_TARGETS=${CONFIGS_TARGETS:-vmlinux}
+for cf_w in $CONFIGS_TARGETS; do
+	case $cf_w in
+	vmlinux | *[!A-Za-z0-9_./-]* | /* | *..*) [ "$cf_w" = vmlinux ] ||
+		usage_die "CONFIGS_TARGETS: '$cf_w' is not vmlinux or an object of the tree (dir/file.o)" ;;
+	*.o) ;;
+	*) usage_die "CONFIGS_TARGETS: '$cf_w' is not vmlinux or an object of the tree (dir/file.o)" ;;
+	esac
+done
 for cf_w in $CONFIGS; do
 	[ "$cf_w" != none ] || [ "$CONFIGS" = none ] ||
 		usage_die "CONFIGS: none is alone or not at all, not in '$CONFIGS'"
@@ -91,7 +103,8 @@ config_side() {
 		return 0
 	fi
 	config_row "$cs_name"
-	f=$(cached "$cs_side" "configs-$cs_name-$cf_key" vmlinux)
+	# shellcheck disable=SC2086 # targets, a word each
+	f=$(cached "$cs_side" "configs-$cs_name-$cf_key" $CONFIGS_TARGETS)
 	[ ! -f "$f" ] || return 0
 	checkout "$cs_side"
 	mkdir -p "$(dirname "$f")"
@@ -107,7 +120,7 @@ config_side() {
 	cs_log=$(tmp_beside "$f") || die "configs: cannot write in $(dirname "$f")"
 	# shellcheck disable=SC2086 # make arguments, a word each
 	if kconfig_fragment "$CT" "$cs_o" "$cf_frag" $cf_args >"$cs_log" 2>&1; then
-		make -C "$CT" O="$cs_o" $cf_args CC="$cs_cc" HOSTCC="ccache gcc" -j"$JOBS" vmlinux \
+		make -C "$CT" O="$cs_o" $cf_args CC="$cs_cc" HOSTCC="ccache gcc" -j"$JOBS" $CONFIGS_TARGETS \
 			>>"$cs_log" 2>&1 || cs_rc=$?
 	else
 		# the configuration did not take: said, never a build that

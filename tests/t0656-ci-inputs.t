@@ -131,7 +131,7 @@ test_expect_success 'the real stamps: a file a step sources or runs, or a variab
 test_expect_success 'a mistyped variable of any step, or of the gate: exit 2 before any step runs, every result as it was' '
 	setup && : >ack && ci && cp -a ci before && : >ran || return 1
 	for e in CLOCK=bogus ACCEL=KVM NS_SIZE=1x REBINDS=-1 MEM_NS=2 PAGES=yes TIMEOUT=0 GUEST_MEM_MB=0 \
-		KUNIT=yes COCCI_SET=our CHECKS_ONLY=checkpach JOBS=0 BUILD_TARGETS="bzImage;x" \
+		KUNIT=yes COCCI_SET=our CHECKS_ONLY=checkpach CONFIGS_TARGETS=mm/x.c JOBS=0 BUILD_TARGETS="bzImage;x" \
 		BENCH_ARGS=--nope BENCH_ARGS="--samples x" BENCH_ARGS="--only nope" \
 		GATE_PCT=-1 GATE_PCT=0x10 GATE_PCT=1e GATE_PCT= GATE_PCT=. GATE_PCT=1.2.3 GATE_PCT_TCG=-1 \
 		GATE_PCT_ICOUNT=1e GATE_PCT_ICOUNT= CI_SCHEDULE=fast CI_VM_JOBS=0 CI_QUICK=yes CI_STEPS=biuld \
@@ -274,7 +274,7 @@ test_expect_success 'every variable a step reads: another value reruns exactly t
 	cp "$TOP/bench-vm/kernel.config" frag.config && echo "CONFIG_PRINTK_TIME=y" >>frag.config &&
 	# KCONFIG=distro: the codegen check names its reference, read offline
 	(. "$TOP/scripts/pin.conf" && printf "#\n# Linux/x86 %s Kernel Configuration\n" "$PIN_KVER") >debian.config &&
-	VALUES="FRAGMENT=$SCRATCH/frag.config BUILD_TARGETS=vmlinux KUNIT=0 COCCI_SET=ours CHECKS_ONLY=sparse CONFIGS=arm64
+	VALUES="FRAGMENT=$SCRATCH/frag.config BUILD_TARGETS=vmlinux KUNIT=0 COCCI_SET=ours CHECKS_ONLY=sparse CONFIGS=arm64 CONFIGS_TARGETS=mm/mm_init.o
 		KUNIT_SUITES=memcpy KUNIT_VARIANTS=erms NS_SIZE=8G REBINDS=3 CPU=max,-erms ACCEL=tcg CLOCK=wall
 		MODEL=cache MODEL_ARGS=top=5 MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1 GUEST_MITIGATIONS=cpu HEADER_USERS_MAX=1 KCONFIG=distro
 		NVDIMM_DIR=$SCRATCH QEMU=$SCRATCH/qemu BENCH_VM_BIN=$SCRATCH/bin2 GEN_INIT_CPIO=$SCRATCH/gic
