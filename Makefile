@@ -107,7 +107,7 @@ help:
 	@echo '  export         regenerate patches/ from the series commits (VERSION=N: [PATCH vN])'
 	@echo '  range-diff     the series against its previous version (PREV=<toolkit rev or tag>)'
 	@echo '  repin          move the series to TO=<rev> or TO_DEBIAN=<version>, status per patch'
-	@echo '  trailers       fold Reviewed-by/Tested-by/Acked-by from REPLIES=<mbox> into patches/'
+	@echo '  trailers       fold Reviewed/Tested/Acked/Reported/Suggested-by from REPLIES=<mbox> into patches/'
 	@echo '  send           git send-email, To/Cc from get_maintainer.pl: dry run unless SEND=1'
 	@echo '  tools          build the C tools into out/bin'
 	@echo '  test           run the test suite (prove tests/)'

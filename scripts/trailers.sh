@@ -3,16 +3,20 @@
 #
 #   REPLIES=<mbox> trailers.sh
 #   NO_APPLY=1                   only patches/, no 'apply' afterwards
+#   TRAILERS_SLOPPY=1            fold trailers that are not their
+#                                sender's too (b4 am -S)
 #
 # tools/trailers-collect reads the mbox as git does (git mailsplit, git
 # mailinfo), matches each reply to its patch by its thread (In-Reply-To,
 # References; a reply to the cover letter counts for every patch), or by
 # the subject it answers when it has no thread, and lists its
-# Reviewed-by/Tested-by/Acked-by lines as git interpret-trailers reads
+# Reviewed/Tested/Acked/Reported/Suggested-by lines as git interpret-trailers reads
 # them (folded lines joined), each written a valid address (RFC 2047
 # names decoded, a name with a comma quoted); a reply whose patch is not
 # certain is reported and skipped, a trailer it cannot write valid is
-# named by the mbox's line and nothing changes.  The trailers are added with git
+# named by the mbox's line and nothing changes.  A trailer whose address
+# is not its reply's sender's is listed and left out, as b4 am leaves out
+# a from/email mismatch, unless TRAILERS_SLOPPY=1.  The trailers are added with git
 # interpret-trailers (before the '---' line, each once) to copies of the
 # patches; only when every copy is written do they replace the files in
 # patches/, so a failure changes nothing.  Then 'apply' rebuilds the
@@ -38,6 +42,12 @@ case ${NO_APPLY:-} in
 ''|1) ;;
 *) usage_die "NO_APPLY=1 (or unset), not '$NO_APPLY'" ;;
 esac
+sloppy=
+case ${TRAILERS_SLOPPY:-} in
+'' | 0) ;;
+1) sloppy=--sloppy ;;
+*) usage_die "TRAILERS_SLOPPY=1 (fold trailers that are not their sender's too, as b4 am -S) or unset, not '$TRAILERS_SLOPPY'" ;;
+esac
 
 patches_plain
 REJECTED=$PATCHES/trailers.rejected
@@ -49,7 +59,7 @@ if [ -e "$REJECTED" ]; then
 	rejected=$(awk -v f="${REJECTED#"$TOP"/}" '
 		/^[ \t]*(#|$)/ { next }
 		{
-			if (!match($0, /^(<[^<> \t]+>|\*)[ \t]+(Reviewed-by|Tested-by|Acked-by): [^|]*[^ \t|][ \t]+\|[ \t]*[^ \t]/)) {
+			if (!match($0, /^(<[^<> \t]+>|\*)[ \t]+(Reviewed-by|Tested-by|Acked-by|Reported-by|Suggested-by): [^|]*[^ \t|][ \t]+\|[ \t]*[^ \t]/)) {
 				printf "%s:%d: not \"<message-id> Reviewed-by: Name <addr> | why\" (or * for any reply, Tested-by, Acked-by): %s\n", f, NR, $0 > "/dev/stderr"
 				bad = 1; next
 			}
@@ -68,12 +78,13 @@ if [ -e "$REJECTED" ]; then
 fi
 
 # (a trailer it cannot write valid is refused there, by the mbox's line)
-found=$("$COLLECT" --ids "$PATCHES/series" "$REPLIES") ||
+# shellcheck disable=SC2086 # $sloppy: one option or none
+found=$("$COLLECT" --ids $sloppy "$PATCHES/series" "$REPLIES") ||
 	die "collect: the trailers of $REPLIES cannot be folded (above); nothing changed"
 # a trailer once per patch, from the first reply that gives it
 found=$(printf '%s\n' "$found" | awk -F'\t' 'NF && !seen[$1 FS $2]++')
 if [ -z "$found" ]; then
-	progress trailers "no Reviewed-by/Tested-by/Acked-by for this series in $REPLIES"
+	progress trailers "no Reviewed/Tested/Acked/Reported/Suggested-by for this series in $REPLIES to fold"
 	exit 0
 fi
 
@@ -91,6 +102,31 @@ mkdir "$tmp/p" && : >"$tmp/list" && : >"$tmp/new" || die "tmp: cannot write in '
 [ -e "$tmp/provenance" ] ||
 	printf '# make trailers: each trailer folded into patches/, the reply it came from\n# file\ttrailer\tMessage-Id\n' >"$tmp/provenance" ||
 	die "tmp: cannot write in $tmp (disk full?)"
+# mime_utf8 FILE: a mail whose text is not ASCII says it is UTF-8 as git
+# format-patch says it (MIME-Version, Content-Type, 8bit), so that git
+# send-email does not stop to ask for an encoding (a name like Jörg's in a
+# trailer); a mail that says another charset is refused
+mime_utf8() {
+	LC_ALL=C grep -q '[^[:print:][:space:]]' "$1" || return 0
+	awk '
+		!hdr && /^$/ { hdr = 1 }
+		!hdr && tolower($0) ~ /^content-type:/ {
+			if (tolower($0) !~ /charset="?utf-8"?/) { bad = $0 }
+			have = 1
+		}
+		END {
+			if (bad != "") { print "mime: " FILENAME ": " bad ": not UTF-8, and a trailer is" > "/dev/stderr"; exit 2 }
+			exit have ? 0 : 1
+		}' "$1" && return 0
+	[ $? = 1 ] || return 1
+	awk '!done && /^$/ {
+			print "MIME-Version: 1.0"
+			print "Content-Type: text/plain; charset=UTF-8"
+			print "Content-Transfer-Encoding: 8bit"
+			done = 1
+		}
+		{ print }' "$1" >"$1.mime" && mv -f "$1.mime" "$1"
+}
 printf '%s\n' "$found" | while IFS=$tab read -r f t id; do
 	why=$(printf '%s\n' "$rejected" | awk -F'\t' -v id="$id" -v t="$t" \
 		'($1 == id || $1 == "*") && $2 == t { printf "%s:%s: %s", f, $3, $4; exit }' f="${REJECTED#"$TOP"/}")
@@ -110,6 +146,8 @@ printf '%s\n' "$found" | while IFS=$tab read -r f t id; do
 	git interpret-trailers --in-place --if-exists addIfDifferent \
 		--trailer "$t" "$tmp/p/$f" ||
 		die "interpret-trailers: could not add '$t' to a copy of $PATCHES/$f; patches/ is unchanged"
+	mime_utf8 "$tmp/p/$f" ||
+		die "mime: cannot say that $PATCHES/$f is UTF-8 (above); patches/ is unchanged"
 	printf '%s\t%s\t%s\n' "$f" "$t" "$id" >>"$tmp/provenance" ||
 		die "tmp: cannot write $tmp/provenance (disk full?); patches/ is unchanged"
 	progress trailers "$f: + $t (from $id)"

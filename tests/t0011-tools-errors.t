@@ -73,7 +73,7 @@ test_expect_success 'series-check: a tab in a subject is a space in the tab-sepa
 '
 
 test_expect_success 'trailers-collect: usage; a series, a replies mbox, a series mail that cannot be read' '
-	usage "$BIN/trailers-collect" && usage "$BIN/trailers-collect" --ids series &&
+	usage "$BIN/trailers-collect" && usage "$BIN/trailers-collect" --ids series && usage "$BIN/trailers-collect" --sloppy series &&
 	mail 1 "[PATCH 1/1] x: do y" >a.mbox && printf "a.mbox applied\n" >series &&
 	expect_fail "$BIN/trailers-collect" nosuch r.mbox &&
 	grep_err "^trailers-collect: nosuch: cannot open\$" && [ ! -s out ] &&
@@ -90,12 +90,12 @@ test_expect_success 'trailers-collect: a bare In-Reply-To id finds its patch; an
 	mail 1 "[PATCH 1/1] x: do y" >a.mbox && printf "a.mbox applied\n" >series &&
 	mail 9 "Re: whatever" "In-Reply-To: m1@example.org
 " "Reviewed-by: R E <r@example.org>" >r.mbox &&
-	"$BIN/trailers-collect" --ids series r.mbox >found 2>err && cat found err &&
+	"$BIN/trailers-collect" --ids --sloppy series r.mbox >found 2>err && cat found err &&
 	[ "$(cat found)" = "$(printf "a.mbox\tReviewed-by: R E <r@example.org>\t<m9@example.org>")" ] &&
 	mail 9 "Re: whatever" "In-Reply-To: m1@example.org
 " "Reviewed-by: R E <r@example.org>
 Acked-by: Bad <not an@address>" >r.mbox &&
-	expect_fail "$BIN/trailers-collect" --ids series r.mbox &&
+	expect_fail "$BIN/trailers-collect" --sloppy --ids series r.mbox &&
 	grep_err "^trailers-collect: r.mbox:$(grep -n "^Acked-by" r.mbox | cut -d: -f1): reply .Re: whatever.: trailer .Acked-by: Bad <not an@address>.: .not an@address. is not an address"
 '
 

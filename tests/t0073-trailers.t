@@ -10,15 +10,19 @@
 # folded is kept with the Message-Id of its reply (trailers.provenance); a
 # trailer of trailers.rejected is not folded again, and a rejects file it
 # cannot read whole (a line of another form, a trailer rejected twice)
-# changes nothing.
+# changes nothing.  A trailer that is not its sender's (b4 am's
+# from/email mismatch) is listed and left out, unless TRAILERS_SLOPPY=1;
+# Reported-by and Suggested-by are collected too.
 . "$(dirname "$0")/lib.sh"
 COLLECT=$BIN/trailers-collect
 [ -x "$COLLECT" ] || bail "tools are not built: run 'make tools'"
-plan 22
+plan 23
 
-# reply IN-REPLY-TO SUBJECT BODY
+# reply IN-REPLY-TO SUBJECT BODY: from the person of its first trailer
+# (a trailer is its sender's: trailers-collect leaves out the others)
 reply() {
-	printf 'From reviewer Mon Sep 17 00:00:00 2001\nFrom: R <r@example.org>\n'
+	rf=$(printf '%b\n' "$3" | sed -n 's/^[A-Za-z-]*-by: *\(.*<[^>]*>\)$/\1/p' | head -n 1)
+	printf 'From reviewer Mon Sep 17 00:00:00 2001\nFrom: %s\n' "${rf:-R <r@example.org>}"
 	[ -n "$1" ] && printf 'In-Reply-To: %s\n' "$1"
 	printf 'Subject: %s\nMessage-Id: <r%s@example.org>\n\n%b\n\n' "$2" "$$" "$3"
 }
@@ -247,8 +251,8 @@ test_expect_success 'a failure at the second patch leaves patches/ as it was' '
 # ids_replies: a Reviewed-by for 2/7 from <rev@r>, an Acked-by for the
 # series from <ack@r>; trail: make trailers on them, stderr in err
 ids_replies() {
-	mail_id "<rev@r>" "R <r@example.org>" "$(patch_id 2)" "" "Re: two" "Reviewed-by: Rev One <one@example.org>" &&
-	mail_id "<ack@r>" "A <a@example.org>" "$cid" "" "Re: cover" "Acked-by: Ack All <all@example.org>"
+	mail_id "<rev@r>" "Rev One <one@example.org>" "$(patch_id 2)" "" "Re: two" "Reviewed-by: Rev One <one@example.org>" &&
+	mail_id "<ack@r>" "Ack All <all@example.org>" "$cid" "" "Re: cover" "Acked-by: Ack All <all@example.org>"
 }
 trail() {
 	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/${1:-ids.mbox} NO_APPLY=1 sh "$TOP/scripts/trailers.sh" 2>err
@@ -300,4 +304,30 @@ test_expect_success 'a rejects line of another form, or a trailer rejected twice
 	expect_fail trail && grep_err "trailers.rejected:3: Reviewed-by: Rev One <one@example.org> from <rev@r> is rejected twice .line 1." &&
 	rm p/trailers.rejected && diff -r p0 p
 '
+test_expect_success 'a trailer not its sender'"'"'s is listed and left out, as b4 am; TRAILERS_SLOPPY=1 folds it; Reported-by and Suggested-by too' '
+	cp -r "$TOP/patches" p && list=$("$BIN/series-check" p/series) &&
+	{
+		mail_id "<f1@r>" "Mallory <m@evil.example>" "$(patch_id 2)" "" "Re: two" "Reviewed-by: Rev One <one@example.org>" &&
+		mail_id "<f2@r>" "Rev One <ONE@Example.org>" "$(patch_id 3)" "" "Re: three" "Reviewed-by: Rev One <one@example.org>\nReported-by: Rev One <one@example.org>" &&
+		mail_id "<f3@r>" "Sue <sue@example.org>" "$(patch_id 4)" "" "Re: four" "Suggested-by: Sue <sue@example.org>"
+	} >replies.mbox &&
+	"$COLLECT" p/series replies.mbox >found 2>err && cat found err &&
+	[ "$(wc -l <found)" = 3 ] &&
+	grep -qx "$(patch_file 3)	Reviewed-by: Rev One <one@example.org>" found &&
+	grep -qx "$(patch_file 3)	Reported-by: Rev One <one@example.org>" found &&
+	grep -qx "$(patch_file 4)	Suggested-by: Sue <sue@example.org>" found &&
+	grep -q "replies.mbox:[0-9]*: reply .Re: two.: trailer .Reviewed-by: Rev One <one@example.org>. is not its sender.s (From: <m@evil.example>): not folded" err &&
+	grep -q "1 trailer(s) not their sender.s (above), left out: fold them anyway with TRAILERS_SLOPPY=1" err &&
+	"$COLLECT" --sloppy p/series replies.mbox >found2 2>err2 && [ "$(wc -l <found2)" = 4 ] &&
+	grep -qx "$(patch_file 2)	Reviewed-by: Rev One <one@example.org>" found2 && [ ! -s err2 ] &&
+	# make trailers: the mismatch said, the rest folded; with TRAILERS_SLOPPY=1 that one too
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/scripts/trailers.sh" 2>err3 && cat err3 &&
+	grep -q "is not its sender.s" err3 && ! grep -q "Rev One" "p/$(patch_file 2)" &&
+	grep -qx "Reported-by: Rev One <one@example.org>" "p/$(patch_file 3)" &&
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 TRAILERS_SLOPPY=1 sh "$TOP/scripts/trailers.sh" 2>err4 &&
+	grep -qx "Reviewed-by: Rev One <one@example.org>" "p/$(patch_file 2)" &&
+	{ rc=0; PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox TRAILERS_SLOPPY=yes sh "$TOP/scripts/trailers.sh" 2>err5 || rc=$?; } &&
+	[ $rc = 2 ] && grep -q "TRAILERS_SLOPPY=1 (fold trailers that are not their sender.s too, as b4 am -S) or unset, not .yes." err5
+'
+
 done_testing

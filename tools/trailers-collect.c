@@ -2,7 +2,7 @@
 /*
  * trailers-collect - find review trailers for the series in reply mails.
  *
- *   trailers-collect [--ids] patches/series replies.mbox
+ *   trailers-collect [--ids] [--sloppy] patches/series replies.mbox
  *
  * Both the patches and the replies are read as git am reads mail
  * (lib/mbox.c: git mailsplit, git mailinfo): a CRLF mbox, a "From " line
@@ -26,7 +26,10 @@
  *     subject that starts with "[", as "[PATCH v2 3/7] ..."), not a reply;
  *   - a mail git mailinfo cannot read.
  *
- * Trailers are the Reviewed-by, Tested-by and Acked-by lines that start a
+ * Trailers are the Reviewed-by, Tested-by, Acked-by, Reported-by and
+ * Suggested-by lines (the person trailers of submitting-patches.rst a
+ * reply gives; Co-developed-by needs its author's Signed-off-by, which
+ * only the author adds) that start a
  * line of the reply's own text (not quoted with '>', not below a "-- "
  * signature or an "-----Original Message-----" line), read as git
  * interpret-trailers --parse reads them: the lines after one that start
@@ -41,6 +44,14 @@
  * is refused: "mbox:LINE: reply 'subject': trailer '...': why" on stderr
  * (LINE the trailer's, or the mail's where the body is encoded), and
  * exit 1 once every reply is read: make trailers then changes nothing.
+ *
+ * A trailer is the sender's word: one whose address is not the reply's
+ * From: address (compared without case) is not printed but listed on
+ * stderr, "mbox:LINE: reply '...': trailer '...' is not its sender's
+ * (From: <address>): not folded", as b4 am lists a from/email mismatch
+ * and leaves the trailer out; --sloppy prints it all the same (b4 am
+ * -S, make trailers TRAILERS_SLOPPY=1).  The others of the mbox are
+ * folded: a mismatch is the maintainer's to judge, not an error.
  *
  * Prints "file<TAB>trailer" lines in the order found (a pair may
  * repeat: scripts/trailers.sh keeps the first); with --ids, a third column:
@@ -85,10 +96,16 @@ struct reply {
 	int posting;		/* not a reply: a patch or a cover letter */
 };
 
-static const char *const kinds[] = { "Reviewed-by", "Tested-by", "Acked-by" };
+static const char *const kinds[] = {
+	"Reviewed-by", "Tested-by", "Acked-by", "Reported-by", "Suggested-by"
+};
 
 /* --ids: each trailer with the Message-Id of its reply */
 static int with_ids;
+/* --sloppy: a trailer of another address than its sender's is printed too */
+static int sloppy;
+/* trailers left out: not their sender's */
+static int mismatched;
 
 static void __noreturn oom(void)
 {
@@ -571,6 +588,18 @@ static unsigned int trailer_line(const struct mbox_msg *m, const char *line, con
 }
 
 /*
+ * The address of trailer (written: "Kind: Name <address>") is email, the
+ * sender's, without regard to case
+ */
+static int is_senders(const char *trailer, const char *email)
+{
+	const char *lt = strrchr(trailer, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	return lt && gt && email && strlen(email) == (size_t)(gt - lt - 1) &&
+	       !strncasecmp(lt + 1, email, gt - lt - 1);
+}
+
+/*
  * The trailers of one reply: its message and the patch part git mailinfo
  * split off, up to a signature; each printed, or refused on stderr
  * (path:line).  The number of trailers refused.
@@ -627,6 +656,19 @@ static int collect(const char *path, const struct mbox_msg *m, const char *id,
 			free(shown);
 			free(why);
 			refused++;
+		} else if (!sloppy && !is_senders(out, m->email)) {
+			unsigned int ln = trailer_line(m, first, &from);
+			char *shown = printable(out), *sender = printable(m->email ? m->email : "");
+
+			fprintf(stderr,
+				PROG ": %s:%u: reply '%s': trailer '%s' %s (From: <%s>): %s\n",
+				path, ln, m->subject && *m->subject ? m->subject : "(no subject)",
+				shown, "is not its sender's", sender,
+				"not folded (b4 am: from/email mismatch)");
+			free(shown);
+			free(sender);
+			free(out);
+			mismatched++;
 		} else {
 			emit(p, n, t, out, id);
 			free(out);
@@ -655,14 +697,17 @@ int main(int argc, char **argv)
 	size_t n, i;
 	int rc = 0, refused = 0;
 
-	/* "--ids" is never a series: with one file after it, a usage error */
-	if (argc >= 2 && !strcmp(argv[1], "--ids")) {
-		with_ids = 1;
+	/* "--ids" and "--sloppy" are never a series: with one file after them, a usage error */
+	while (argc >= 2 && (!strcmp(argv[1], "--ids") || !strcmp(argv[1], "--sloppy"))) {
+		if (!strcmp(argv[1], "--ids"))
+			with_ids = 1;
+		else
+			sloppy = 1;
 		argv++;
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: " PROG " [--ids] patches/series replies.mbox\n");
+		fprintf(stderr, "usage: " PROG " [--ids] [--sloppy] patches/series replies.mbox\n");
 		return 2;
 	}
 	if (load_series(argv[1], &p, &n))
@@ -745,6 +790,11 @@ int main(int argc, char **argv)
 		}
 		refused += collect(argv[2], m, me->msgid, p, n, t);
 	}
+	if (mismatched)
+		fprintf(stderr,
+			PROG ": %s: %d trailer(s) not their sender's (above), left out: %s\n",
+			argv[2], mismatched,
+			"fold them anyway with TRAILERS_SLOPPY=1 (b4 am -S) once you know they are given");
 	if (refused) {
 		fprintf(stderr, PROG ": %s: %d trailer(s) refused (above): %s\n", argv[2], refused,
 			"nothing of this mbox is to be folded until they are written right");
