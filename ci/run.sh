@@ -394,7 +394,7 @@ hash_of() {
 # A read, no process: the tables ask it for every commit and step.
 outcome_of() {
 	ow='' osec=''
-	read -r ow osec 2>/dev/null <"$RUN_DIR/$1.$2"
+	read -r ow osec 2>/dev/null <"$RUN_DIR/$1.$2" || [ -n "$ow" ]
 }
 
 # short_of ID: sets short, its first 12 characters (printf %.12s), no
