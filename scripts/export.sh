@@ -8,9 +8,16 @@
 #
 # git format-patch writes one mbox per commit (zero commit ids, no
 # signature: the output depends on the commits only).  Every mail gets a
-# stable Message-Id of this posting, <x86-copy-series-v<N>-<k>@example.org>,
+# Message-Id of this posting, <x86-copy-series-v<N>-<k>-<tag>@<domain>>,
 # a carried patch of another author too (a new posting is a new message:
 # its original is the Link: trailer); all reply to the cover letter.
+# <domain> is the sender's (FROM, or git's identity), as git format-patch
+# and b4 take it; <tag> is 12 hex of the sha256 of the sender, the
+# version, the base and every commit's message and tree, and the cover's
+# text: two maintainers, two versions or two contents of one version
+# never share an id (a shared one collides on lore), while an export
+# again of the same posting (a dry run, then the real send) keeps its
+# ids.
 # Notes below a patch's '---' line live in no commit: they are kept from
 # the old patches/ file with the same subject.  The cover letter keeps its
 # text but for what the commits give: the numbering, the shortlog and
@@ -56,8 +63,16 @@ n=$(kgit rev-list --count "$base..$head")
 	die "cover: $PATCHES/0000-cover-letter.mbox is missing: the export keeps its text"
 [ -r "$PATCHES/series" ] || die "series: $PATCHES/series is missing"
 
+domain=${ident##*@}
+domain=${domain%>}
+tag=$({
+	printf '%s\n' "$ident" "$VERSION" "$base"
+	kgit log --reverse --format='%T%n%B' "$base..$head"
+	sed '1,/^$/d' "$PATCHES/0000-cover-letter.mbox"
+} | sha256sum | cut -c1-12) && [ ${#tag} = 12 ] ||
+	die "msgid: cannot read the commits or the cover letter to name this posting"
 msgid() {
-	printf '<x86-copy-series-v%s-%s@example.org>' "$VERSION" "$1"
+	printf '<x86-copy-series-v%s-%s-%s@%s>' "$VERSION" "$1" "$tag" "$domain"
 }
 cover_id=$(msgid 0)
 

@@ -1,12 +1,14 @@
 #!/bin/sh
 # make export: patches/ regenerated from the series commits; applying the
 # export gives identical commits (round trip); the committed patches/ is
-# what export writes (a fixpoint); VERSION=N numbers [PATCH vN k/N]; bad
-# options and a failed write leave the destination as it was.
+# what export writes (a fixpoint); VERSION=N numbers [PATCH vN k/N]; the
+# Message-Ids are the sender's domain's and differ per sender, version and
+# content, and an export again keeps them; bad options and a failed write
+# leave the destination as it was.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 9
+plan 10
 
 test_expect_success 'export, then apply the export: the same commit ids' '
 	PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" &&
@@ -25,15 +27,35 @@ test_expect_success 'the committed patches/ is exactly what export writes' '
 test_expect_success 'VERSION=2: [PATCH v2 k/N], v2 Message-Ids for every mail, a carried one its original as Link:' '
 	VERSION=2 PATCHES_OUT=$SCRATCH/p sh "$TOP/scripts/export.sh" &&
 	grep -q "^Subject: \[PATCH v2 0/[0-9]*\]" p/0000-cover-letter.mbox &&
-	grep -q "^Message-Id: <x86-copy-series-v2-0@example.org>" p/0000-cover-letter.mbox &&
+	d=$(sed -n "s/^From: .*@\(.*\)>\$/\1/p" p/0000-cover-letter.mbox) && [ -n "$d" ] &&
+	t=$(sed -n "s/^Message-Id: <x86-copy-series-v2-0-\([0-9a-f]\{12\}\)@.*/\1/p" p/0000-cover-letter.mbox) && [ -n "$t" ] &&
+	grep -qxF "Message-Id: <x86-copy-series-v2-0-$t@$d>" p/0000-cover-letter.mbox &&
 	grep -l "^Subject: \[PATCH v2 1/" p/0001-*.mbox &&
-	grep -q "^Message-Id: <x86-copy-series-v2-1@example.org>" p/0001-*.mbox &&
+	grep -qxF "Message-Id: <x86-copy-series-v2-1-$t@$d>" p/0001-*.mbox &&
 	f=$(ls p/*REP-MOVSB*.mbox) && k=$(basename "$f" | sed "s/^0*\([0-9]*\)-.*/\1/") &&
-	grep -qx "Message-Id: <x86-copy-series-v2-$k@example.org>" "$f" &&
+	grep -qxF "Message-Id: <x86-copy-series-v2-$k-$t@$d>" "$f" &&
 	grep -qx "Link: https://lore.kernel.org/r/20261013100442.2658311-1-usama.arif@linux.dev" "$f" &&
 	! grep -q "^Message-Id: <[^x]" p/*.mbox &&
-	grep -q "^In-Reply-To: <x86-copy-series-v2-0@example.org>" "$f" &&
+	grep -qxF "In-Reply-To: <x86-copy-series-v2-0-$t@$d>" "$f" &&
 	grep -q "^base-commit: $(git -C "$WORKTREE" rev-parse "$REF_NS/base")" p/0000-cover-letter.mbox
+'
+
+# Two maintainers posting the same series, one of them two versions or
+# an edited cover: every Message-Id differs (lore keeps one mail an id);
+# the same export twice (the dry run, then the real send): the same ids.
+test_expect_success 'Message-Ids: the sender'"'"'s domain; another sender, version or cover text, other ids; an export again, the same' '
+	ids() { sed -n "s/^Message-Id: //p" "$1"/*.mbox | sort; } &&
+	FROM="Ann <ann@one.example>" PATCHES_OUT=$SCRATCH/a sh "$TOP/scripts/export.sh" &&
+	FROM="Ann <ann@one.example>" PATCHES_OUT=$SCRATCH/a2 sh "$TOP/scripts/export.sh" &&
+	FROM="Bob <bob@two.example>" PATCHES_OUT=$SCRATCH/b sh "$TOP/scripts/export.sh" &&
+	FROM="Ann <ann@one.example>" VERSION=9 PATCHES_OUT=$SCRATCH/v sh "$TOP/scripts/export.sh" &&
+	[ "$(ids a | grep -c "@one.example>$")" = 8 ] && [ "$(ids b | grep -c "@two.example>$")" = 8 ] &&
+	[ "$(ids a)" = "$(ids a2)" ] &&
+	[ -z "$({ ids a; ids b; ids v; } | sort | uniq -d)" ] &&
+	cp -r "$TOP/patches" c && sed -i "0,/^\$/b; /^-- \$/i An edit of the cover." c/0000-cover-letter.mbox &&
+	! cmp -s "$TOP/patches/0000-cover-letter.mbox" c/0000-cover-letter.mbox &&
+	FROM="Ann <ann@one.example>" PATCHES=$SCRATCH/c PATCHES_OUT=$SCRATCH/c2 sh "$TOP/scripts/export.sh" &&
+	[ -z "$({ ids a; ids c2; } | sort | uniq -d)" ]
 '
 
 # A stale shortlog and diffstat in the cover letter (an edit after the
@@ -114,7 +136,7 @@ test_expect_success 'identity: the placeholder becomes FROM (or the git identity
 	grep -qx "From: Maint Ainer <m@example.org>" m/0000-cover-letter.mbox &&
 	grep -qx "From: Maint Ainer <m@example.org>" m/0001-*.mbox &&
 	grep -qx "Signed-off-by: Maint Ainer <m@example.org>" m/0001-*.mbox &&
-	grep -qx "^Message-Id: <x86-copy-series-v[0-9]*-1@example.org>" m/0001-*.mbox &&
+	grep -qx "^Message-Id: <x86-copy-series-v[0-9]*-1-[0-9a-f]\{12\}@example.org>" m/0001-*.mbox &&
 	grep -q "^From: Li Zhe <lizhe.67@bytedance.com>" m/*fixed-size-fastpa*.mbox &&
 	grep -q "^Signed-off-by: Li Zhe <lizhe.67@bytedance.com>" m/*fixed-size-fastpa*.mbox &&
 	grep -qx "Signed-off-by: Maint Ainer <m@example.org>" m/*fixed-size-fastpa*.mbox &&
