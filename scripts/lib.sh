@@ -111,17 +111,20 @@ write_file() {
 
 # wf_tmp FILE: sets wf_t to a new, empty file beside FILE,
 # ".NAME.<pid>.<n>", made as mktemp makes its files (O_EXCL: the shell's
-# noclobber) with the mode a plain > gives; no process (a run writes
-# hundreds of files).  False when that name is taken (a dead process's
-# left-overs): tmp_beside then.
+# noclobber, when nothing is at the name) with the mode a plain > gives;
+# no process (a run writes hundreds of files).  False when anything is
+# at that name, a link above all (noclobber would open a link to a
+# device or a FIFO), or what was made is not a plain file: tmp_beside
+# (mktemp, a random name) then.
 wf_tmp() {
 	wf_n=$((${wf_n:-0} + 1))
 	case $1 in */*) wf_t=${1%/*}/.${1##*/}.$$.$wf_n ;; *) wf_t=.$1.$$.$wf_n ;; esac
+	[ ! -e "$wf_t" ] && [ ! -L "$wf_t" ] || return 1
 	case $- in *C*) wf_c=1 ;; *) wf_c= && set -C ;; esac
 	wf_ok=0
 	printf '' 2>/dev/null >"$wf_t" || wf_ok=1
 	[ -n "$wf_c" ] || set +C
-	return $wf_ok
+	[ "$wf_ok" = 0 ] && [ -f "$wf_t" ] && [ ! -L "$wf_t" ]
 }
 
 # tmp_beside FILE: the path of a new, empty file in FILE's directory,

@@ -15,7 +15,7 @@ done
 # the fake series here hold none of the commits ci/gate-ack.txt names
 GATE_ACK=/dev/null
 export GATE_ACK
-plan 9
+plan 10
 
 # plant NAME...: NAME becomes a link to outside/NAME's canary (a file
 # outside every result, "canary NAME"); canaries_intact: each is so still
@@ -58,6 +58,21 @@ test_expect_success 'write_file: a link at the name is replaced, never written t
 	canaries_intact && plain f1 d/f2 f4 f5 && [ "$(cat f1)" = one ] && [ "$(cat d/f2)" = two ] &&
 	[ "$(cat f4)" = "$(printf "out\nerr")" ] && [ -z "$(ls real)" ] && [ "$(cat f5)" = old ] && [ -L f3 ] &&
 	[ -z "$(ls -d .f* d/.[!.]* 2>/dev/null)" ] && [ -c /dev/null ]
+'
+
+# write_file's temporary name is .NAME.PID.N (lib.sh: wf_tmp, no mktemp):
+# a link or a FIFO already there (a dead run's, a planted one) is passed
+# over for mktemp's random name, never opened
+test_expect_success 'write_file: a link or a FIFO at its temporary name is not opened; mktemp'"'"'s name then' '
+	mkdir t && cd t && mkdir ../elsewhere &&
+	timeout 20 sh -c ". \"$TOP/scripts/lib.sh\"
+		ln -s /dev/null .g.\$\$.1 && mkfifo .h.\$\$.2 && ln -s \"$SCRATCH/elsewhere/x\" .i.\$\$.3 &&
+		write_file g echo one && write_file h echo two && write_file i echo three" "$TOP/scripts/t0086" 2>err;
+	rc=$?; cd .. && cat t/err && [ $rc = 0 ] &&
+	[ "$(cat t/g)" = one ] && [ "$(cat t/h)" = two ] && [ "$(cat t/i)" = three ] &&
+	[ -z "$(ls elsewhere)" ] && [ -c /dev/null ] &&
+	[ "$(find t -name ".[ghi].*" -type l | wc -l)" = 2 ] && [ "$(find t -name ".h.*" -type p | wc -l)" = 1 ] &&
+	[ "$(find t -name ".[ghi].*" -type f | wc -l)" = 0 ]
 '
 
 # the fake step of t0650: records of the commit, FAIL_AT=<commit> fails it
