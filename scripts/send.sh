@@ -20,6 +20,8 @@
 # FROM alone (b4's --reflect): no CI needed, nobody else gets them.
 # SMTP_SERVER=<host or sendmail-like program>: git send-email's
 # --smtp-server (default: your sendemail configuration).
+# A dry run ends with what SEND=1 would do with these mails: send them,
+# or refuse them and why (the same checks: the sender, CI's verdict).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -159,6 +161,12 @@ elif [ "${SEND:-0}" = self ]; then
 else
 	mode=--dry-run
 	progress send "dry run (SEND=1 sends): $(echo "$files" | wc -w) mails as $from"
+	# what SEND=1 would say, asked now: said after git's listing
+	would=
+	[ "$from" != "$SERIES_IDENT_DEFAULT" ] ||
+		would="no sender: the placeholder '$from' is no one's address (FROM= or git config user.email)"
+	why=$(ci_verdict)
+	[ -z "$why" ] || would="${would:+$would; }$why"
 fi
 # the user's own git configuration for send-email (sendemail.smtpServer,
 # ...), which lib.sh hides from the toolkit's other git calls
@@ -174,3 +182,10 @@ else
 		--suppress-cc=self --from="$from" \
 		${SMTP_SERVER:+--smtp-server="$SMTP_SERVER"} $files
 fi)
+if [ "$mode" = --dry-run ]; then
+	if [ -n "$would" ]; then
+		progress send "dry run done: SEND=1 would refuse these mails now: $would"
+	else
+		progress send "dry run done: SEND=1 would send these mails (CI's results pass this series, claims-lint passes)"
+	fi
+fi

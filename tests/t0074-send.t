@@ -21,7 +21,8 @@ test_expect_success 'send: dry run lists every mail with its recipients, sends n
 	FROM="Tester <t@example.org>" sh "$TOP/scripts/send.sh" >out 2>err; rc=$?; cat out err; [ $rc = 0 ] &&
 	n=$(awk "!/^#/ && (\$2 == \"cover\" || \$2 == \"applied\")" "$TOP/patches/series" | wc -l) &&
 	[ "$(grep -c "^Dry-OK\|^Dry-Sent" out)" = "$n" ] &&
-	grep -q "linux-mm@kvack.org" out && grep -q "x86@kernel.org" out
+	grep -q "linux-mm@kvack.org" out && grep -q "x86@kernel.org" out &&
+	grep -q "^\[ *[0-9]*s\] send: dry run done: SEND=1 would \(send\|refuse\) these mails" err
 '
 test_expect_success 'a figure with no source in patches/figures: not sent, not even a dry run' '
 	cp -r "$TOP/patches" p && grep -v "^2 claim template/nd_pmem " p/figures >f && mv f p/figures &&
@@ -81,6 +82,11 @@ test_expect_success 'SEND=1 without CI results, or with a report of other commit
 	smtp && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "^send: ci: not sent: no CI results in $SCRATCH/ci (report.json, summary.txt): run .make ci. on this series first" err &&
 	[ ! -e sent ] &&
+	# the dry run says so before anyone tries
+	send && grep -q "send: dry run done: SEND=1 would refuse these mails now: no CI results in $SCRATCH/ci" err &&
+	[ ! -e sent ] &&
+	send FROM="x86-copy-series <x86-copy-series@example.org>" &&
+	grep -q "would refuse these mails now: no sender: the placeholder .x86-copy-series <x86-copy-series@example.org>. is no one.s address (FROM= or git config user.email); no CI results" err &&
 	SKIP=1 ci_dir && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "^send: ci: not sent: .*report.json is of [0-9]* commits ending at [0-9a-f]*, not of the [0-9]* of the current series" err &&
 	[ ! -e sent ]
@@ -98,7 +104,9 @@ test_expect_success 'SEND=1 with a step that did not pass, or a gate regression 
 '
 
 test_expect_success 'SEND=1 on what CI passed (an accepted regression too): every mail sent' '
-	smtp && GATE=ack ci_dir && send SEND=1 || { cat err; return 1; }
+	smtp && GATE=ack ci_dir && send || { cat err; return 1; }
+	grep -q "send: dry run done: SEND=1 would send these mails (CI.s results pass this series, claims-lint passes)" err &&
+	[ ! -e sent ] && send SEND=1 || { cat err; return 1; }
 	[ "$(grep -c . sent)" = "$(mails)" ] && grep -q "x86@kernel.org" sent && [ ! -e send-overrides.log ]
 '
 
