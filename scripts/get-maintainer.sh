@@ -3,6 +3,10 @@
 # pinned tree's scripts/get_maintainer.pl (git send-email --to-cmd and
 # --cc-cmd).  ROLE "to": maintainers; "cc": reviewers and lists.
 # get_maintainer.pl must run at the top of a kernel tree: the worktree.
+# It reads the patch without its subject, changelog and notes:
+# MAINTAINERS' K: keywords match the code a patch changes, not the
+# words of its prose (the changelog of 6/7 names PREEMPT_RT and 7/7's names zstd:
+# their maintainers were sent patches they have nothing to do with).
 set -eu
 . "$(dirname "$0")/lib.sh"
 [ $# = 2 ] || usage_die "get-maintainer.sh to|cc PATCH"
@@ -15,11 +19,17 @@ esac
 p=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 cd "$WORKTREE" || die "worktree: cannot enter $WORKTREE: run 'make kernel-tree' first"
 # no git history in an imported tree: use MAINTAINERS only
-err=$(mktemp) || die "tmp: cannot create a file in ${TMPDIR:-/tmp}"
-trap 'rm -f "$err"' EXIT
+err=$(mktemp) && code=$(mktemp) || die "tmp: cannot create a file in ${TMPDIR:-/tmp}"
+trap 'rm -f "$err" "$code"' EXIT
+# the headers but Subject, then the diff from its first line on (the
+# notes below "---" are prose too)
+awk 'h == 0 && /^$/ { h = 1; print; next }
+	h == 0 { if (tolower($0) ~ /^subject:/) { s = 1; next } if (s && /^[ \t]/) next; s = 0; print; next }
+	h == 1 && /^(diff |Index: |--- a\/)/ { h = 2 }
+	h == 2 { print }' "$p" >"$code" || die "tmp: cannot write $code (disk full?)"
 # shellcheck disable=SC2086 # $opts: options, a word each
 out=$(perl scripts/get_maintainer.pl --norolestats --nogit --nogit-fallback \
-	--nomultiline $opts "$p" 2>"$err") ||
+	--nomultiline $opts "$code" 2>"$err") ||
 	die "get_maintainer.pl failed on $p: $(cat "$err")"
 # a cover letter has no diff, so no one: print nothing, succeed
 printf '%s\n' "$out" | tr ',' '\n' | sed 's/^ *//' | grep . || true
