@@ -31,18 +31,21 @@ export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL
 # a placeholder that is no one's address (the series' own patches carry
 # it until a maintainer exports them).
 SERIES_IDENT_DEFAULT='x86-copy-series <x86-copy-series@example.org>'
+# (one line: the identity goes into mail headers, From: and Message-Id:,
+# where a line break would be a header of its own; refused, exit 2)
 series_ident() {
 	if [ -n "${FROM:-}" ]; then
-		printf '%s\n' "$FROM"
-		return 0
-	fi
-	si_name=$(unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL; git -C "$TOP" config user.name) || si_name=
-	si_email=$(unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL; git -C "$TOP" config user.email) || si_email=
-	if [ -n "$si_email" ]; then
-		printf '%s<%s>\n' "${si_name:+$si_name }" "$si_email"
+		si=$FROM
 	else
-		printf '%s\n' "$SERIES_IDENT_DEFAULT"
+		si_name=$(unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL; git -C "$TOP" config user.name) || si_name=
+		si_email=$(unset GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL; git -C "$TOP" config user.email) || si_email=
+		si=$SERIES_IDENT_DEFAULT
+		[ -z "$si_email" ] || si="${si_name:+$si_name }<$si_email>"
 	fi
+	case $si in
+	*[[:cntrl:]]*) usage_die "the sender ${FROM:+(FROM) }has a line break or a control character: one line, 'Name <you@example.org>'" ;;
+	esac
+	printf '%s\n' "$si"
 }
 
 # The toolkit's external dependencies: name, then packages (tests give

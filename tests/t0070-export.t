@@ -145,6 +145,10 @@ test_expect_success 'identity: the placeholder becomes FROM (or the git identity
 	grep -qx "From: $ph" n/0001-*.mbox && grep -qx "Signed-off-by: $ph" n/*fixed-size-fastpa*.mbox &&
 	{ rc=0; REF_NS=$ns FROM="Maint Ainer" PATCHES_OUT=$SCRATCH/x sh "$TOP/scripts/export.sh" 2>err || rc=$?; } &&
 	cat err && [ $rc = 2 ] && grep -q "is not one .Name <address>." err && [ ! -e x ] &&
+	# a line break would be a header of its own (From:, Message-Id:)
+	{ rc=0; REF_NS=$ns FROM="Maint Ainer <m@example.org>
+X-Injected: 1" PATCHES_OUT=$SCRATCH/x sh "$TOP/scripts/export.sh" 2>err || rc=$?; } &&
+	cat err && [ $rc = 2 ] && grep -q "the sender (FROM) has a line break or a control character" err && [ ! -e x ] &&
 	git -C "$WORKTREE" update-ref -d "$ns/series" && git -C "$WORKTREE" update-ref -d "$ns/base" &&
 	git -C "$WORKTREE" checkout -q --detach "$HEAD"
 '

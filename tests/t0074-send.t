@@ -47,7 +47,9 @@ test_expect_success 'get-maintainer.sh: a patch that is not there is named' '
 '
 
 test_expect_success 'SEND other than 0 or 1, a FROM that is not one address: refused, nothing sent' '
-	for v in "SEND=yes" "SEND=true" "SEND_OVERRIDE=" "FROM=Tester" "FROM=a@b,c@d" "FROM=Name <a@b> x <c@d>"; do
+	for v in "SEND=yes" "SEND=true" "SEND_OVERRIDE=" "FROM=Tester" "FROM=a@b,c@d" "FROM=Name <a@b> x <c@d>" \
+		"FROM=Name <a@b.example>
+Bcc: c@d.example"; do
 		rc=0; env FROM="Tester <t@example.org>" "$v" sh "$TOP/scripts/send.sh" >out 2>err || rc=$?
 		cat err; [ $rc = 2 ] && grep -q "^send: usage: " err && ! grep -q "^Dry-OK\|^Sent\|^OK" out || exit 1
 	done
