@@ -65,6 +65,10 @@ n=$(kgit rev-list --count "$base..$head")
 
 domain=${ident##*@}
 domain=${domain%>}
+# the right of a Message-Id is a dot-atom: a domain name here
+case $domain in
+'' | [.-]* | *[.-] | *[!A-Za-z0-9.-]*) usage_die "FROM='$ident': '$domain' is not a domain name (letters, digits, dots, hyphens), which the mails' Message-Ids are of" ;;
+esac
 tag=$({
 	printf '%s\n' "$ident" "$VERSION" "$base"
 	kgit log --reverse --format='%T%n%B' "$base..$head"

@@ -149,6 +149,10 @@ test_expect_success 'identity: the placeholder becomes FROM (or the git identity
 	{ rc=0; REF_NS=$ns FROM="Maint Ainer <m@example.org>
 X-Injected: 1" PATCHES_OUT=$SCRATCH/x sh "$TOP/scripts/export.sh" 2>err || rc=$?; } &&
 	cat err && [ $rc = 2 ] && grep -q "the sender (FROM) has a line break or a control character" err && [ ! -e x ] &&
+	for d in "b\$(id)" "b\"c" "-b.example" "b.example."; do
+		{ rc=0; REF_NS=$ns FROM="M <m@$d>" PATCHES_OUT=$SCRATCH/x sh "$TOP/scripts/export.sh" 2>err || rc=$?; } &&
+		[ $rc = 2 ] && grep -qF "is not a domain name" err && [ ! -e x ] || { cat err; echo "domain $d"; return 1; }
+	done &&
 	git -C "$WORKTREE" update-ref -d "$ns/series" && git -C "$WORKTREE" update-ref -d "$ns/base" &&
 	git -C "$WORKTREE" checkout -q --detach "$HEAD"
 '
