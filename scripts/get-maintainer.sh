@@ -5,7 +5,7 @@
 # get_maintainer.pl must run at the top of a kernel tree: the worktree.
 # It reads the patch without its subject, changelog and notes:
 # MAINTAINERS' K: keywords match the code a patch changes, not the
-# words of its prose (the changelog of 6/7 names PREEMPT_RT and 7/7's names zstd:
+# words of its prose (6/7's changelog names PREEMPT_RT, 7/7's zstd:
 # their maintainers were sent patches they have nothing to do with).
 set -eu
 . "$(dirname "$0")/lib.sh"

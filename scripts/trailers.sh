@@ -10,13 +10,14 @@
 # mailinfo), matches each reply to its patch by its thread (In-Reply-To,
 # References; a reply to the cover letter counts for every patch), or by
 # the subject it answers when it has no thread, and lists its
-# Reviewed/Tested/Acked/Reported/Suggested-by lines as git interpret-trailers reads
-# them (folded lines joined), each written a valid address (RFC 2047
-# names decoded, a name with a comma quoted); a reply whose patch is not
-# certain is reported and skipped, a trailer it cannot write valid is
-# named by the mbox's line and nothing changes.  A trailer whose address
-# is not its reply's sender's is listed and left out, as b4 am leaves out
-# a from/email mismatch, unless TRAILERS_SLOPPY=1.  The trailers are added with git
+# Reviewed/Tested/Acked/Reported/Suggested-by lines as git
+# interpret-trailers reads them (folded lines joined), each written a
+# valid address (RFC 2047 names decoded, a name with a comma quoted); a
+# reply whose patch is not certain is reported and skipped, a trailer it
+# cannot write valid is named by the mbox's line and nothing changes.  A
+# trailer whose address is not its reply's sender's is listed and left
+# out, as b4 am leaves out a from/email mismatch, unless
+# TRAILERS_SLOPPY=1.  The trailers are added with git
 # interpret-trailers (before the '---' line, each once) to copies of the
 # patches; only when every copy is written do they replace the files in
 # patches/, so a failure changes nothing.  Then 'apply' rebuilds the
@@ -60,7 +61,7 @@ if [ -e "$REJECTED" ]; then
 		/^[ \t]*(#|$)/ { next }
 		{
 			if (!match($0, /^(<[^<> \t]+>|\*)[ \t]+(Reviewed-by|Tested-by|Acked-by|Reported-by|Suggested-by): [^|]*[^ \t|][ \t]+\|[ \t]*[^ \t]/)) {
-				printf "%s:%d: not \"<message-id> Reviewed-by: Name <addr> | why\" (or * for any reply, Tested-by, Acked-by): %s\n", f, NR, $0 > "/dev/stderr"
+				printf "%s:%d: not \"<message-id> Reviewed-by: Name <addr> | why\" (or * for any reply; Tested, Acked, Reported, Suggested-by too): %s\n", f, NR, $0 > "/dev/stderr"
 				bad = 1; next
 			}
 			id = $1; rest = substr($0, length($1) + 1); sub(/^[ \t]+/, "", rest)
