@@ -383,6 +383,21 @@ if [ -z "$one_step$vm_runner$view" ]; then
 		write_file "$CI_OUT/series.txt" commit_subjects $series_commits ||
 		die "commits: cannot write $CI_OUT/commits.txt or series.txt"
 fi
+# $CI_OUT/.subjects: "COMMIT<tab>SUBJECT" of every commit a run of this
+# CI_OUT has planned, the newest last: the estimate of a new commit's
+# step is the seconds that step took for the commit it replaces (the
+# same subject: a patch of the series reworked), when it ran there
+if [ -z "$one_step$vm_runner$report_only" ]; then
+	# shellcheck disable=SC2086 # commit ids, a word each
+	commit_subjects $commits | awk -F '\t' -v old="$CI_OUT/.subjects" '
+		BEGIN { while ((getline l < old) > 0) { split(l, f, "\t"); o[++n] = l; c[n] = f[1] } }
+		{ now[$1] = 1; add[++m] = $0 }
+		END {
+			for (i = 1; i <= n; i++) if (!(c[i] in now)) print o[i]
+			for (i = 1; i <= m; i++) print add[i]
+		}' | tail -n 500 | write_file "$CI_OUT/.subjects" ||
+		die "commits: cannot write $CI_OUT/.subjects (disk full?)"
+fi
 
 # hash_of: sha256 of stdin
 hash_of() {
@@ -504,6 +519,30 @@ typical_seconds() {
 	else
 		echo 60
 	fi
+}
+
+# ran_seconds COMMIT STEP: sets rsec, the seconds of COMMIT's last good
+# run of STEP when the step ran there (not results reused from another
+# commit, or a build linked from one: seconds that say nothing of a run)
+ran_seconds() {
+	rsec=
+	[ -f "$CI_OUT/$1/$2.stamp" ] && [ ! -e "$CI_OUT/$1/$2/reused-from" ] || return 1
+	read -r rsec 2>/dev/null <"$CI_OUT/$1/$2/seconds" || return 1
+	case $rsec in '' | *[!0-9]*) rsec= && return 1 ;; esac
+	! grep -qs '"reused_from"' "$CI_OUT/$1/$2/records.jsonl" || { rsec= && return 1; }
+}
+
+# prior_seconds COMMIT STEP: sets rsec from the newest other commit of
+# COMMIT's subject ($CI_OUT/.subjects) whose STEP ran (ran_seconds)
+prior_seconds() {
+	rsec=
+	ps_s=$(awk -F '\t' -v c="$1" '$1 == c { print substr($0, length($1) + 2); exit }' "$CI_OUT/.subjects" 2>/dev/null)
+	[ -n "$ps_s" ] || return 1
+	for ps_c in $(awk -F '\t' -v c="$1" -v s="$ps_s" '$1 != c && substr($0, length($1) + 2) == s { print $1 }' \
+		"$CI_OUT/.subjects" | tac); do
+		! ran_seconds "$ps_c" "$2" || return 0
+	done
+	return 1
 }
 
 # VM_NS_KB, VM_KB: the size of a guest's NVDIMMs and what one guest
@@ -703,7 +742,8 @@ stale_why() {
 
 # plan_print: the plan, as --plan shows it without running anything: per
 # commit and step, whether it runs and why, its expected seconds (the
-# last good run's, else typical ones); then the estimate of the whole
+# last good run's, else those of the commit of the same subject it
+# replaces, else typical ones); then the estimate of the whole
 plan_print() {
 	awk '{ why = $0; for (i = 1; i <= 5; i++) sub(/^[^ ]+ /, "", why)
 		printf "%.12s %-9s %-8s %s\n", $1, $2, $4 == 1 ? ("~" $3 "s") : "-", why }' "$RUN_DIR/plan"
@@ -811,8 +851,9 @@ if [ -z "$report_only" ]; then
 	export SO_MEMO
 	# The plan, "COMMIT STEP SECONDS RUN KIND": which steps will run (RUN 1:
 	# their stamps are stale, as run_step sees them) and what each is
-	# expected to take: its last good run's seconds, else typical ones
-	# (a failed run's say nothing: it may have failed at once)
+	# expected to take: its last good run's seconds, else those of the
+	# commit it replaces (the same subject), else typical ones (a failed
+	# run's say nothing: it may have failed at once; nor do a reuse's)
 	i=0
 	for c in $commits; do
 		i=$((i + 1))
@@ -824,9 +865,12 @@ if [ -z "$report_only" ]; then
 			elif rsrc=$(reuse_source "$s" "$key" "$c"); then
 				e="1 1" why="reused: the same content as $(printf %.12s "$rsrc")"
 			else
-				e='' why=$(stale_why "$s" "$c")
-				[ ! -f "$CI_OUT/$c/$s.stamp" ] || e=$(cat "$CI_OUT/$c/$s/seconds" 2>/dev/null) || e=
-				e="${e:-$(typical_seconds "$s" "$c" "$i")} 1"
+				why=$(stale_why "$s" "$c")
+				if ran_seconds "$c" "$s" || prior_seconds "$c" "$s"; then
+					e="$rsec 1"
+				else
+					e="$(typical_seconds "$s" "$c" "$i") 1"
+				fi
 			fi
 			kind_of "$s"
 			printf '%s %s %s %s %s\n' "$c" "$s" "$e" "$kind" "$why"

@@ -21,7 +21,7 @@
 GATE_ACK=/dev/null
 export GATE_ACK
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
-plan 11
+plan 12
 
 setup() {
 	rm -rf repo ci order ./*.running &&
@@ -77,7 +77,7 @@ hook() {
 
 ci() {
 	KERNEL_TREE=$SCRATCH/repo CI_STEPS_FILE=${CI_STEPS_FILE:-$SCRATCH/steps.sh} OUT=$SCRATCH/run-out CI_OUT=$SCRATCH/ci \
-		sh "$TOP/ci/run.sh" >ci.out 2>ci.err
+		sh "$TOP/ci/run.sh" "$@" >ci.out 2>ci.err
 }
 
 # before A B: line A of the order log comes before line B
@@ -137,6 +137,20 @@ test_expect_success 'the estimate before a first run: whole builds for the base 
 	grep -q "plan: 4 of 4 steps to run, schedule overlap: about 15 min 40 s" ci.err &&
 	setup && rm -rf ci && CI_STEPS="bench-vm" NS_SIZE=100G REBINDS=30 CI_VM_JOBS=1 ci && cat ci.err &&
 	grep -q "plan: 3 of 3 steps to run, schedule overlap: about 11 min 39 s" ci.err
+'
+
+test_expect_success 'a reworked patch (a new commit, the same subject): its steps expected to take what they took for the one it replaces, never a reuse'"'"'s seconds' '
+	setup && { CI_STEPS=build ci || :; } && echo 123 >"ci/$C3/build/seconds" && echo 77 >"ci/$C2/build/seconds" &&
+	echo 3b >repo/f && git -C repo commit -q -a --amend --no-edit && N3=$(git -C repo rev-parse HEAD) &&
+	git -C repo update-ref "$REF_NS/series" HEAD && [ "$N3" != "$C3" ] &&
+	{ CI_STEPS=build ci --plan || { cat ci.out ci.err; return 1; }; } &&
+	cat ci.out && grep -q "^$(printf %.12s "$N3") build  *~123s " ci.out &&
+	grep -q "^$(printf %.12s "$C2") build  *- *up to date" ci.out &&
+	# the seconds of a run that reused another commit'"'"'s results are none
+	echo "$C2" >"ci/$C3/build/reused-from" && CI_STEPS=build ci --plan &&
+	cat ci.out && grep -q "^$(printf %.12s "$N3") build  *~70s " ci.out &&
+	rm "ci/$C3/build/reused-from" && grep -q "x: commit 3" ci/.subjects &&
+	[ "$(grep -c "x: commit 3" ci/.subjects)" = 2 ]
 '
 
 test_expect_success 'the table of where the time went: a row per commit, the totals, up to date is 0; a rerun that did nothing keeps the last one that did' '
