@@ -687,6 +687,12 @@ stamp_write() {
 # of a path lands in the objects: the configs have no debug info, and
 # kbuild maps the source tree's prefix out of __FILE__.  A common parent
 # that is / shares nothing: ccache is told no base directory then.
+# A miss is compiled in ccache's depend mode (CCACHE_DEPEND): the
+# compiler's own dependency file (kbuild's -Wp,-MMD) names the headers,
+# so no preprocessor run is made only to hash its output.  Measured
+# (tinyconfig + bench-vm/kernel.config, mm/ kernel/ lib/, 336 objects,
+# an empty cache, 2 cores): 280 -> 211 s of CPU, 146 -> 109 s wall; the
+# objects and kbuild's .cmd files byte for byte the same; hits as before.
 ccache_share() {
 	cs_base=$(realpath -m "$1")
 	shift
@@ -697,8 +703,8 @@ ccache_share() {
 			cs_base=$(dirname "$cs_base")
 		done
 	done
-	CCACHE_NOHASHDIR=1
-	export CCACHE_NOHASHDIR
+	CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
+	export CCACHE_NOHASHDIR CCACHE_DEPEND
 	if [ "$cs_base" != / ]; then
 		CCACHE_BASEDIR=$cs_base
 		export CCACHE_BASEDIR
