@@ -33,7 +33,7 @@ GATE_PCT ?= 5
 GATE_PCT_TCG ?= 25
 # TCG with CLOCK=icount (the default under TCG): exact figures, no test
 GATE_PCT_ICOUNT ?= 1
-export CI_SET KCONFIG GUEST_MITIGATIONS GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK ID REPORT COVER REPLY_FILE
+export CI_SET KCONFIG GUEST_MITIGATIONS GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT GATE_ACK GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU ACCEL CLOCK MODEL MODEL_ARGS BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK ID REPORT REPORT_OUT COVER REPLY_FILE
 
 .PHONY: ci ci-quick plan report merge reproduce reply claims-lint ci-check-c
 
@@ -47,8 +47,9 @@ ci-quick: tools
 plan: tools
 	$(Q)CI_SET=$${CI_SET:-main} sh ci/run.sh --plan
 
+# RESULTS=<set>: a committed set's report, into out/report/<set>
 report: $(BIN)/ci-report
-	$(Q)sh ci/run.sh --report-only
+	$(Q)if [ -n "$$RESULTS" ]; then sh ci/report-set.sh "$$RESULTS"; else sh ci/run.sh --report-only; fi
 
 # RESULTS is a list: its words (and what a pattern of them names) are the
 # arguments, as the shell splits a value, never reads it as code
@@ -94,7 +95,8 @@ HELP += '                 MODEL=auto (bench-vm'"'"'s cache model in each icount 
 HELP += '                 100G; the default of ci-quick only), cache, none'
 HELP += '  ci-quick       ci on base and head only, NS_SIZE=4G, REBINDS=5, bench --quick, in out/quick'
 HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
-HELP += '                 (CI_QUICK=1: those of make quick, in out/quick)'
+HELP += '                 (CI_QUICK=1: those of make quick, in out/quick); RESULTS=<set>: a committed'
+HELP += '                 set'"'"'s (results/<date-what>/<part>), into out/report/<set> (REPORT_OUT=)'
 HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
 HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order, default this checkout'"'"'s)'
 HELP += '  reproduce      ID=<claim id>: out/reproduce/<id>/ with reproduce.sh and metadata.json, the'

@@ -68,6 +68,8 @@ set -eu
 PROG=ci
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=report-lib.sh
+. "$(dirname "$0")/report-lib.sh"
 
 CI_QUICK=${CI_QUICK:-}
 case $CI_QUICK in
@@ -81,13 +83,7 @@ else
 	CI_OUT=${CI_OUT:-$OUT/ci}
 fi
 CI_STEPS_FILE=${CI_STEPS_FILE:-$TOP/ci/steps.sh}
-# ('-': given empty, they are refused below, not taken as the default)
-GATE_PCT=${GATE_PCT-5}
-GATE_PCT_TCG=${GATE_PCT_TCG-25}
-GATE_PCT_ICOUNT=${GATE_PCT_ICOUNT-1}
-GATE_ACK=${GATE_ACK:-$TOP/ci/gate-ack.txt}
-# ':-': make exports GATE_ONLY empty when it is not given
-GATE_ONLY=${GATE_ONLY:-bench-vm/*/rebind/memmap_init_ms}
+# (the gate's settings: ci/report-lib.sh)
 report_only='' one_step='' vm_runner='' view='' plan_only=''
 case ${1:-} in
 '') ;;
@@ -277,17 +273,6 @@ kind_of() {
 	fn_of "$1" && eval "kind=\${KIND_$fn}"
 }
 
-# percent VAR: a non-negative decimal number, all of its text (5, 2.5):
-# the gate's threshold; "-1", "0x10", "1e" or "" would be no threshold
-percent() {
-	pv=
-	eval "pv=\${$1}"
-	case $pv in
-	'' | . | *[!0-9.]* | *.*.*)
-		usage_die "$1: '$pv' is not a percent: a non-negative decimal number, e.g. 5 or 2.5" ;;
-	esac
-}
-
 # Every variable of the run is checked before anything is written or
 # removed and before the first step starts: the driver's own here, each
 # step's by its step_<name>_check (ci/steps.sh), which asks the step's own
@@ -295,8 +280,7 @@ percent() {
 # here, exit 2, every result as it was.  (The background jobs below are
 # this run's: checked already.)
 if [ -z "$one_step$vm_runner$view" ]; then
-	for v in GATE_PCT GATE_PCT_TCG GATE_PCT_ICOUNT; do percent "$v"; done
-	[ -r "$GATE_ACK" ] || die "gate: GATE_ACK: $GATE_ACK is not a readable file (the maintainers' acknowledgements, default ci/gate-ack.txt)"
+	report_check
 fi
 if [ -z "$one_step$vm_runner$report_only" ]; then
 	case $CI_SCHEDULE in overlap | serial) ;; *) usage_die "CI_SCHEDULE: '$CI_SCHEDULE' is not overlap or serial" ;; esac
@@ -1112,76 +1096,20 @@ if [ -n "$view" ]; then
 	exit $status
 fi
 
-set --
-# split on blanks, but no pathname expansion of the globs
-set -f
-for g in $GATE_ONLY; do set -- "$@" --gate-only "$g"; done
-set +f
-# The CPUs' cost tables (make costs; lib/costs.h): every one in results/
-# and the newest in $OUT/costs, or COSTS='FILE...' (none: no prediction;
-# a list split on blanks: a path with one is given by a link to it)
-if [ -z "${COSTS:-}" ]; then
-	newest=
-	for t in "$OUT"/costs/run-*/cost-table.jsonl; do [ ! -f "$t" ] || newest=$t; done
-	for t in "$TOP"/results/*/cost-table.jsonl; do [ ! -f "$t" ] || set -- "$@" --costs "$t"; done
-	[ -z "$newest" ] || set -- "$@" --costs "$newest"
-elif [ "$COSTS" != none ]; then
-	set -f
-	for t in $COSTS; do
-		[ -f "$t" ] || die "COSTS: '$t' is not a file (a cost-table.jsonl of make costs, or none; a list split on blanks)"
-		set -- "$@" --costs "$t"
-	done
-	set +f
-fi
 # the report, from the records of these commits only (a step's results
 # that a failed attempt superseded are left out), each a word of its own
 # whatever its path holds
-n_dirs=0
+set --
 for c in $commits; do
 	[ -d "$CI_OUT/$c" ] || continue
 	for d in "$CI_OUT/$c"/*; do
 		[ -d "$d" ] || [ "${d%.jsonl}" != "$d" ] || continue
 		[ ! -e "$CI_OUT/$c/.${d##*/}.superseded" ] || continue
 		set -- "$@" "$d"
-		n_dirs=$((n_dirs + 1))
 	done
 done
-[ "$n_dirs" -gt 0 ] || die "report: no results under $CI_OUT for these commits: run 'make ci' first"
-progress report "ci-report: $CI_OUT/report.txt, report.md, report.json, plots/"
-# ci-report writes its files aside and renames them in when all are
-# whole: a report that could not be made leaves the last one as it was.
-# A new report.txt is a new file (inode) whatever the clock's resolution.
-inode_of() {
-	# shellcheck disable=SC2012 # ls -i: the one portable way to an inode
-	ls -i "$1" 2>/dev/null | awk '{ print $1 }'
-}
-before=$(inode_of "$CI_OUT/report.txt")
-rrc=0
-"$BIN/ci-report" --commits "$CI_OUT/commits.txt" --text "$CI_OUT/report.txt" \
-	--markdown "$CI_OUT/report.md" --json "$CI_OUT/report.json" --plots "$CI_OUT/plots" \
-	--gate-pct "$GATE_PCT" --gate-pct-tcg "$GATE_PCT_TCG" --gate-pct-icount "$GATE_PCT_ICOUNT" \
-	${GATE_ACK:+--gate-ack "$GATE_ACK"} --gate-series "$CI_OUT/series.txt" \
-	--series "${PATCHES:-$TOP/patches}/series" \
-	"$@" || rrc=$?
-made=$(inode_of "$CI_OUT/report.txt")
-[ "$made" != "$before" ] || made=
-plots_ok=1
-if [ -z "$made" ]; then
-	plots_ok=
-elif command -v gnuplot >/dev/null; then
-	cat "$CI_OUT/report.txt"
-	for gp in "$CI_OUT"/plots/*.gp; do
-		[ -f "$gp" ] || continue
-		(cd "$CI_OUT/plots" && gnuplot "$(basename "$gp")") 2>"$gp.err" || {
-			warn "plots: gnuplot failed on $gp: $(head -n 3 "$gp.err" | tr '\n' ' ')"
-			plots_ok=
-		}
-	done
-else
-	cat "$CI_OUT/report.txt"
-	warn "plots: gnuplot is not installed (Debian gnuplot-nox; run 'make deps'): the scripts are in $CI_OUT/plots, no images"
-	plots_ok=
-fi
+[ $# -gt 0 ] || die "report: no results under $CI_OUT for these commits: run 'make ci' first"
+report_make "$CI_OUT" "$CI_OUT/commits.txt" "$CI_OUT/series.txt" "$@"
 
 # the report ends with where this run's time went, and, after a rerun
 # that did nothing, that the table of the run that did work is kept

@@ -677,6 +677,21 @@ stamp_write() {
 	printf '%s\n' "$2" | write_file "$1"
 }
 
+# report_of VALUE: the report.json a REPORT= value names: the file, or
+# the one in the directory (a report's, out/report/<set>); a committed
+# result set, or nothing there, is refused with the way in
+report_of() {
+	if [ -d "$1" ] && [ -f "$1/report.json" ]; then
+		printf '%s\n' "${1%/}/report.json"
+	elif [ -d "$1" ] && [ -f "$1/commits.txt" ]; then
+		die "report: $1 is a result set, not a report: 'make report RESULTS=$1' makes its report (out/report/<set>), then REPORT= that directory"
+	elif [ -f "$1" ]; then
+		printf '%s\n' "$1"
+	else
+		die "report: $1 is missing: run 'make' (or make ci) first; or 'make report RESULTS=<set>' for a committed set, then REPORT= its directory"
+	fi
+}
+
 # ccache_share DIR...: ccache serves a kernel build whatever the path of
 # this checkout and of the build.  The compile's own directory (each
 # commit's O=) is left out of the hash (CCACHE_NOHASHDIR), and absolute

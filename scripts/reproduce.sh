@@ -33,8 +33,7 @@ PROG=reproduce
 [ $# = 1 ] && [ -n "$1" ] || usage_die "make reproduce ID=<claim id> (e.g. ID=series-icount/nd_pmem; REPORT=, CI_QUICK=1)"
 ID=$1
 if [ "${CI_QUICK:-}" = 1 ]; then CI_OUT=${CI_OUT:-$OUT/quick}; else CI_OUT=${CI_OUT:-$OUT/ci}; fi
-REPORT=${REPORT:-$CI_OUT/report.json}
-[ -f "$REPORT" ] || die "report: $REPORT is missing: run 'make' (or make ci) first, or set REPORT"
+REPORT=$(report_of "${REPORT:-$CI_OUT/report.json}") || exit
 tool_built ci-reproduce
 REPRO_DIR=${REPRO_DIR:-$OUT/reproduce/$(printf '%s' "$ID" | tr '/' '_')}
 
