@@ -3,10 +3,13 @@
  * reply.c - ci-reproduce reply: a tester's plain-text reply to the cover
  * letter, from the report's claims (make reply, scripts/reply.sh).
  *
- *   ci-reproduce reply REPORT COVER FROM TOOLKIT_COMMIT
+ *   ci-reproduce reply REPORT COVER FROM TOOLKIT_COMMIT WHERE CC
  *
+ * WHERE says whose records the report is of (a run here, or a committed
+ * set); CC: more recipients, comma-separated (the lists and people the
+ * cover went to, when COVER is the local copy without its To and Cc).
  * On stdout, a mail as git format-patch writes one (a "From " line, then
- * the headers): From FROM, To the cover's author, Cc its To and Cc,
+ * the headers): From FROM, To the cover's author, Cc its To and Cc and CC,
  * "Subject: Re: <its subject>", In-Reply-To its Message-Id, References
  * its References and Message-Id.  The body, at most 75 columns: per
  * patch, each claim with the claimed figure, the reproduced one with its
@@ -14,7 +17,10 @@
  * setup (lib/claims.def's words) beside this run's; the commands that
  * give the figures again; and a Tested-by: FROM only when every claim
  * that a record measures reproduced at least in direction (else the
- * claims that did not, and no Tested-by).
+ * claims that did not, and no Tested-by).  What the records hold (the
+ * suites of the report's rows) is said, never what a full run would
+ * have done; a claim whose suite has no records here is "no data",
+ * listed apart, never counted as one that did not reproduce.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -72,12 +78,9 @@ static void para(FILE *f, const char *lead, const char *const *parts)
 }
 
 static const char *const intro[] = {
-	"with x86-copy-series (make ci: build, sparse, coccinelle, checkpatch,",
-	"then each kernel booted in QEMU with emulated NVDIMMs, an fsdax",
-	"namespace with map=dev and devdax namespaces with align=2M, and the",
-	"rebinds timed). Per patch, each figure its changelog quotes, what",
-	"these runs gave, and where the setups differ (author: the changelog's;",
-	"here: these runs'):", NULL
+	"Per patch, each figure its changelog quotes, what these records",
+	"gave, and where the setups differ (author: the changelog's; here:",
+	"these records'):", NULL
 };
 
 static const char *const icount_caveat[] = {
@@ -110,10 +113,18 @@ static double num_of(json_object *o, const char *key)
 	return json_object_get_double(v);
 }
 
-/* a claim that a record measures and that reproduced, at least in direction */
+/* a claim of a suite whose records the report holds ("no data": none) */
+static int no_data(json_object *c)
+{
+	const char *v = str_of(c, "verdict");
+
+	return str_of(c, "suite") && v && !strncmp(v, "no data", 7);
+}
+
+/* a claim that a record of the report measures */
 static int measured(json_object *c)
 {
-	return !!str_of(c, "suite");
+	return str_of(c, "suite") && !no_data(c);
 }
 
 static int held(json_object *c)
@@ -134,6 +145,8 @@ static void claim_write(FILE *f, json_object *c)
 	if (measured(c) && !isnan(a))
 		rep = xasprintf("%s; sd %.3g / %.3g [%s]", str_of(c, "reproduced"), a, b,
 				streq(clock, "icount") ? "tcg-icount" : clock ? clock : "?");
+	else if (no_data(c))
+		rep = xasprintf("no data: these records hold no %s records", str_of(c, "suite"));
 	else
 		rep = xstrdup(measured(c) ? "-" : "not measured here: no record measures it");
 	field(f, "reproduced:", rep);
@@ -186,14 +199,99 @@ static const char *hosts_of(json_object *report)
 	return "?";
 }
 
-int cmd_reply(const char *report, const char *cover, const char *from, const char *toolkit)
+/* the N strings of V joined by ", ", each freed */
+static char *join_free(char **v, size_t n)
+{
+	char *list = NULL, *t;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		t = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", v[i]);
+		free(list);
+		list = t;
+		free(v[i]);
+	}
+	return list;
+}
+
+/* a suite's words in "these records hold ..." */
+static const char *suite_words(const char *suite)
+{
+	if (streq(suite, "build"))
+		return "the kernel builds";
+	if (streq(suite, "bench-vm"))
+		return "each kernel booted in QEMU with emulated NVDIMMs, its rebinds timed";
+	if (streq(suite, "bench"))
+		return "the host benchmark (copy-bench)";
+	return NULL;
+}
+
+/*
+ * What the report's records hold, in words: its rows' suites in the
+ * pipeline's order, the checks by name ("checks: sparse, cocci, ...").
+ */
+static char *held_of(json_object *report)
+{
+	static const char *const order[] = { "build", "checks", "bench-vm", "bench" };
+	json_object *rows = json_object_object_get(report, "rows");
+	size_t i, j, k, n = rows ? json_object_array_length(rows) : 0;
+	char *out = NULL, *t, *checks = NULL;
+
+	for (k = 0; k < ARRAY_SIZE(order); k++) {
+		const char *words = NULL;
+
+		for (i = 0; i < n; i++) {
+			json_object *row = json_object_array_get_idx(rows, i);
+			const char *case_ = str_of(row, "case");
+			size_t len;
+
+			if (!streq(str_of(row, "suite"), order[k]))
+				continue;
+			words = order[k];
+			if (strcmp(order[k], "checks") || !case_)
+				continue;
+			/* the check's name: the case up to its first '/' */
+			len = strcspn(case_, "/");
+			for (j = 0; j < i; j++) {
+				json_object *o = json_object_array_get_idx(rows, j);
+				const char *oc = str_of(o, "case");
+
+				if (streq(str_of(o, "suite"), "checks") && oc &&
+				    strcspn(oc, "/") == len && !strncmp(oc, case_, len))
+					break;
+			}
+			if (j < i)
+				continue;
+			t = xasprintf("%s%s%.*s", checks ? checks : "", checks ? ", " : "",
+				      (int)len, case_);
+			free(checks);
+			checks = t;
+		}
+		if (!words)
+			continue;
+		if (streq(words, "checks"))
+			t = xasprintf("%s%sthe checks (%s)", out ? out : "", out ? "; " : "",
+				      checks ? checks : "none named");
+		else
+			t = xasprintf("%s%s%s", out ? out : "", out ? "; " : "",
+				      suite_words(words));
+		free(out);
+		out = t;
+	}
+	free(checks);
+	return out ? out : xstrdup("no records of the pipeline's steps");
+}
+
+int cmd_reply(const char *report, const char *cover, const char *from, const char *toolkit,
+	      const char *where, const char *more_cc)
 {
 	json_object *r = report_load(report), *claims = json_object_object_get(r, "claims");
 	struct mbox box = { 0 };
 	const struct mbox_msg *m;
 	const char *id, *subj, *refs, *to, *cc, *date;
-	char err[512], **bad = NULL, *commits, *lead;
-	size_t i, j, n, nmeasured = 0, nbad = 0;
+	char err[512], **bad = NULL, **nodata = NULL, *commits, *lead, *holds;
+	size_t i, j, n, nmeasured = 0, nbad = 0, nnodata = 0;
+	int have_to, have_cc, have_more = more_cc && *more_cc;
 	FILE *f = stdout;
 
 	if (mbox_read(cover, &box, err, sizeof(err)))
@@ -215,9 +313,12 @@ int cmd_reply(const char *report, const char *cover, const char *from, const cha
 	fprintf(f, "From x86-copy-series Mon Sep 17 00:00:00 2001\n");
 	fprintf(f, "From: %s\n", from);
 	fprintf(f, "To: %s <%s>\n", m->author, m->email);
-	if ((to && *to) || (cc && *cc))
-		fprintf(f, "Cc: %s%s%s\n", to ? to : "", to && *to && cc && *cc ? ", " : "",
-			cc ? cc : "");
+	have_to = to && *to;
+	have_cc = cc && *cc;
+	if (have_to || have_cc || have_more)
+		fprintf(f, "Cc: %s%s%s%s%s\n", have_to ? to : "", have_to && have_cc ? ", " : "",
+			have_cc ? cc : "", (have_to || have_cc) && have_more ? ", " : "",
+			have_more ? more_cc : "");
 	fprintf(f, "Subject: %s%s\n", strncasecmp(subj, "Re:", 3) ? "Re: " : "", subj);
 	fprintf(f, "In-Reply-To: %s\n", id);
 	fprintf(f, "References: %s%s%s\n\n", refs ? refs : "", refs ? " " : "", id);
@@ -227,9 +328,12 @@ int cmd_reply(const char *report, const char *cover, const char *from, const cha
 	wrap(f, 2, "> ", subj);
 	fputc('\n', f);
 	commits = commits_of(r);
-	lead = xasprintf("I ran the series' commits (%s) on host %s", commits, hosts_of(r));
+	holds = held_of(r);
+	lead = xasprintf("%s (%s) with x86-copy-series on host %s, from %s. They hold %s.",
+			 "These are the series' commits", commits, hosts_of(r), where, holds);
 	para(f, lead, intro);
 	free(lead);
+	free(holds);
 	free(commits);
 
 	n = claims ? json_object_array_length(claims) : 0;
@@ -242,7 +346,10 @@ int cmd_reply(const char *report, const char *cover, const char *from, const cha
 				break;
 		if (j == i)
 			patch_write(f, claims, src);
-		if (measured(c)) {
+		if (no_data(c)) {
+			nodata = xrealloc(nodata, (nnodata + 1) * sizeof(*nodata));
+			nodata[nnodata++] = xstrdup(str_of(c, "id"));
+		} else if (measured(c)) {
 			nmeasured++;
 			if (!held(c)) {
 				bad = xrealloc(bad, (nbad + 1) * sizeof(*bad));
@@ -258,18 +365,24 @@ int cmd_reply(const char *report, const char *cover, const char *from, const cha
 	fputs("  make reproduce ID=<claim id>    # one claim: kernels, tools, settings\n", f);
 	fputs("  sh out/reproduce/<claim id, / as _>/reproduce.sh  # samples compared\n", f);
 	fputc('\n', f);
+	if (nnodata) {
+		char *list = join_free(nodata, nnodata);
+
+		lead = xasprintf("No data here for %zu claim%s (%s): %s.", nnodata,
+				 nnodata == 1 ? "" : "s",
+				 "these records hold none of their suite, so they are neither held nor failed",
+				 list);
+		para(f, lead, none);
+		fputc('\n', f);
+		free(lead);
+		free(list);
+	}
+	free(nodata);
 	if (!nmeasured) {
 		para(f, "No claim was measured here, so no Tested-by.", none);
 	} else if (nbad) {
-		char *list = NULL;
+		char *list = join_free(bad, nbad);
 
-		for (i = 0; i < nbad; i++) {
-			char *t = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", bad[i]);
-
-			free(list);
-			list = t;
-			free(bad[i]);
-		}
 		lead = xasprintf("No Tested-by: %zu of the %zu claims measured here %s: %s.",
 				 nbad, nmeasured, "did not reproduce in direction", list);
 		para(f, lead, none);

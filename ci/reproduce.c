@@ -25,7 +25,7 @@
  *       expected ones: exact under icount (every sample equal), the
  *       direction of the change otherwise; prints what it found
  *
- *   ci-reproduce reply REPORT COVER FROM TOOLKIT_COMMIT
+ *   ci-reproduce reply REPORT COVER FROM TOOLKIT_COMMIT WHERE CC
  *       the reply to the cover letter (reply.c)
  *
  * Records are read by the one reader (lib/record-read.c), strict.
@@ -48,7 +48,7 @@
 #define SCHEMA "x86-copy-series/reproduce/1"
 #define USAGE \
 	"usage: ci-reproduce claim REPORT ID | metadata REPORT ID CI_OUT [KEY=VALUE...] |\n" \
-	"       get METADATA PATH | verify METADATA RUNDIR | reply REPORT COVER FROM TOOLKIT"
+	"       get METADATA PATH | verify METADATA RUNDIR | reply REPORT COVER FROM TOOLKIT WHERE CC"
 
 static __noreturn void usage_exit(const char *why)
 {
@@ -561,7 +561,7 @@ int main(int argc, char **argv)
 		return cmd_get(argv[2], argv[3]);
 	if (!strcmp(argv[1], "verify") && argc == 4)
 		return cmd_verify(argv[2], argv[3]);
-	if (!strcmp(argv[1], "reply") && argc == 6)
-		return cmd_reply(argv[2], argv[3], argv[4], argv[5]);
+	if (!strcmp(argv[1], "reply") && argc == 8)
+		return cmd_reply(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7]);
 	usage_exit(xasprintf("'%s': not a command, or not its arguments", argv[1]));
 }

@@ -16,6 +16,7 @@
 struct json_object *read_json(const char *path, const char *what);
 struct json_object *report_load(const char *path);
 const char *str_of(struct json_object *o, const char *key);
-int cmd_reply(const char *report, const char *cover, const char *from, const char *toolkit);
+int cmd_reply(const char *report, const char *cover, const char *from, const char *toolkit,
+	      const char *where, const char *more_cc);
 
 #endif /* CI_REVIEWER_H */

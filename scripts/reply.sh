@@ -6,7 +6,8 @@
 # that give the figures again, and Tested-by: only when every measured
 # claim reproduced at least in direction.
 #
-# REPORT (default $CI_OUT/report.json: out/ci, CI_QUICK=1 out/quick);
+# REPORT (default $CI_OUT/report.json: out/ci, CI_QUICK=1 out/quick; a
+# directory: its report.json, as make report RESULTS=<set> leaves one);
 # COVER (default the cover letter of patches/series): the mail replied to,
 # by its Message-Id; FROM=<you> (lib.sh: series_ident); REPLY_FILE (default
 # $OUT/reply/reply.mbox) is written whole, then checked with git
@@ -19,8 +20,7 @@ PROG=reply
 
 [ $# = 0 ] || usage_die "make reply [REPORT=...] [COVER=mbox] [FROM='Name <addr>'] [REPLY_FILE=file]"
 if [ "${CI_QUICK:-}" = 1 ]; then CI_OUT=${CI_OUT:-$OUT/quick}; else CI_OUT=${CI_OUT:-$OUT/ci}; fi
-REPORT=${REPORT:-$CI_OUT/report.json}
-[ -f "$REPORT" ] || die "report: $REPORT is missing: run 'make' (or make ci) first, or set REPORT"
+REPORT=$(report_of "${REPORT:-$CI_OUT/report.json}") || exit
 if [ -z "${COVER:-}" ]; then
 	patches_plain "$TOP/patches"
 	cover=$(awk '!/^#/ && $2 == "cover" { print $1; exit }' "$TOP/patches/series")
@@ -47,6 +47,35 @@ fi
 from=$(series_ident)
 [ "$from" != "$SERIES_IDENT_DEFAULT" ] ||
 	warn "from: no FROM and no git user.name/user.email: the reply is from the placeholder '$from' (set FROM='Name <addr>' before sending it)"
+# whose records: a committed set's (make report RESULTS=<set> leaves its
+# path beside the report), else a run's here
+rdir=$(dirname "$REPORT")
+if [ -f "$rdir/set" ]; then
+	where="the committed records of $(cat "$rdir/set")"
+else
+	where="the records of a run of make ci here ($rdir)"
+fi
+# Cc: the cover's To and Cc (a posted cover's own) and, for the cover in
+# patches/ (which gets them only when sent), everyone make send would
+# send it to: each patch's get_maintainer.pl maintainers, reviewers and
+# lists (scripts/get-maintainer.sh), once each
+more_cc=
+if ! grep -qi '^\(to\|cc\):' "$COVER"; then
+	rcpt=$(mktemp) || die "tmp: cannot create a file in ${TMPDIR:-/tmp}"
+	trap 'rm -f "$rcpt"' EXIT
+	ok=1
+	for f in $(awk '!/^#/ && $2 == "applied" { print $1 }' "$TOP/patches/series"); do
+		sh "$TOP/scripts/get-maintainer.sh" to "$TOP/patches/$f" >>"$rcpt" 2>/dev/null &&
+			sh "$TOP/scripts/get-maintainer.sh" cc "$TOP/patches/$f" >>"$rcpt" 2>/dev/null || { ok=; break; }
+	done
+	if [ -n "$ok" ]; then
+		more_cc=$(sort -u "$rcpt" | paste -sd, - | sed 's/,/, /g')
+	else
+		warn "cc: the cover in patches/ has no To or Cc, and get_maintainer.pl could not name its recipients (no worktree? make kernel-tree): the reply goes To the author alone; add the lists (git send-email --cc=...)"
+	fi
+	rm -f "$rcpt"
+	trap - EXIT
+fi
 REPLY_FILE=${REPLY_FILE:-$OUT/reply/reply.mbox}
 mkdir -p "$(dirname "$REPLY_FILE")" || die "output: cannot create $(dirname "$REPLY_FILE")"
 # written whole into a new file beside it (lib.sh: tmp_beside), renamed
@@ -57,7 +86,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 tmp=$(tmp_beside "$REPLY_FILE") || die "output: cannot create a file in $(dirname "$REPLY_FILE")"
 "$BIN/ci-reproduce" reply "$REPORT" "$COVER" "$from" \
-	"$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)" >"$tmp" ||
+	"$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)" "$where" "$more_cc" >"$tmp" ||
 	die "reply: ci-reproduce failed (above); $REPLY_FILE is left as it was"
 long=$(awk 'body && length($0) > 75 { print NR ": " length($0) " columns" } /^$/ { body = 1 }' "$tmp" | head -n 3)
 [ -z "$long" ] || die "reply: body lines over 75 columns (line $long): a bug of ci/reply.c"

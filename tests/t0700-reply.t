@@ -12,12 +12,19 @@
 . "$(dirname "$0")/lib.sh"
 SET=$TOP/results/2026-12-04-series-v3/vm-icount-100G
 [ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-reproduce is not built: run 'make tools'"
-plan 4
+plan 5
 FROM='Rev Iewer <reviewer@example.org>'
 MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
 # the scripts behind make reply and make reproduce, for their exit status
 REPLY="sh $TOP/scripts/reply.sh"
 REPRO="sh $TOP/scripts/reproduce.sh"
+
+# the cover as posted: with its To and Cc (the one in patches/ gets them
+# when sent: make reply then asks get_maintainer.pl, in the worktree)
+posted_cover() {
+	awk '/^$/ && !d { print "To: A List <list@example.org>"; print "Cc: Pat Cc <pat@example.org>"; d = 1 } { print }' \
+		"$TOP/patches/0000-cover-letter.mbox" >posted.mbox
+}
 
 # a report of the real series and its real v3 records, as make report makes it
 real_report() {
@@ -27,9 +34,10 @@ real_report() {
 }
 
 test_expect_success 'make reply: a reply to the cover letter, claim by claim, that git send-email --dry-run takes' '
-	real_report &&
-	$MK reply REPORT="$PWD/rep/r.json" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" >out 2>err; rc=$?
+	real_report && posted_cover &&
+	$MK reply REPORT="$PWD/rep/r.json" COVER="$PWD/posted.mbox" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" >out 2>err; rc=$?
 	cat err; [ $rc = 0 ] && [ -s reply.mbox ] && grep -q "git send-email --dry-run accepted it" err &&
+	grep -qx "Cc: A List <list@example.org>, Pat Cc <pat@example.org>" reply.mbox &&
 	id=$(sed -n "s/^Message-Id: //p" "$TOP/patches/0000-cover-letter.mbox") &&
 	grep -qx "In-Reply-To: $id" reply.mbox && grep -qx "References: $id" reply.mbox &&
 	grep -qx "From: $FROM" reply.mbox &&
@@ -43,9 +51,16 @@ test_expect_success 'make reply: a reply to the cover letter, claim by claim, th
 	grep -q "^    verdict: *reproduced: the claimed figures" claim &&
 	grep -q "^    author: *template fast path" claim && grep -q "^    here: *1/7 -> 2/7" claim &&
 	grep -q "^  make reproduce ID=<claim id>" reply.mbox &&
-	# the host claims have no records in this set: no Tested-by, and why
+	# what the records hold, and only that: guests, no checks, no host bench
+	tr "\n" " " <reply.mbox >flat &&
+	grep -q "They hold each kernel booted in QEMU with emulated NVDIMMs, its rebinds timed[.] Per patch" flat &&
+	! grep -qi -e sparse -e checkpatch -e coccinelle -e "host benchmark" flat &&
+	# the host claims have no records in this set: no data, never a failure
+	grep -q "No data here for [0-9]* claims (these records hold none of their suite, so they are neither held nor failed): nontemporal/template-copy-64," flat &&
+	sed -n "/^  nontemporal\/template-copy-64\$/,/^  [a-z]/p" reply.mbox | grep -q "reproduced: *no data: these records hold no bench records" &&
 	! grep -q "^Tested-by:" reply.mbox &&
-	tr "\n" " " <reply.mbox | grep -q "No Tested-by: [0-9]* of the [0-9]* claims measured here did not reproduce in direction: .*nontemporal/template-copy-64"
+	grep -q "No Tested-by: [0-9]* of the [0-9]* claims measured here did not reproduce in direction: [a-z]" flat &&
+	! sed -n "/^No Tested-by/,\$p" reply.mbox | grep -q nontemporal
 '
 
 test_expect_success 'make reply: Tested-by when every measured claim held; none for a claim nothing measures' '
@@ -58,7 +73,8 @@ test_expect_success 'make reply: Tested-by when every measured claim held; none 
 	        c["verdict"] = "reproduced: the claimed figures (edited for the test)"
 	json.dump(r, open(sys.argv[1], "w"))
 	PY
-	$MK reply REPORT="$PWD/rep/r.json" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" 2>err &&
+	posted_cover &&
+	$MK reply REPORT="$PWD/rep/r.json" COVER="$PWD/posted.mbox" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" 2>err &&
 	grep -qx "Tested-by: $FROM" reply.mbox &&
 	sed -n "/^  rep-movsb\/below-512\$/,/^  [a-z]/p" reply.mbox | grep -q "reproduced: *not measured here"
 '
@@ -83,6 +99,23 @@ test_expect_success 'make reply: no report, a cover without a Message-Id, a tabl
 	expect_fail env REPORT=$PWD/bycpu.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
 	grep_err "is a table by CPU" &&
 	[ "$(cat reply.mbox)" = old ] && [ -z "$(ls -d .reply.mbox.* 2>/dev/null)" ]
+'
+
+test_expect_success 'make report RESULTS=<set>: a committed set'"'"'s report, and the reply from it says whose records; a set given as REPORT, or a directory of sets, refused with the way in' '
+	$MK report RESULTS="$SET" REPORT_OUT="$PWD/setrep" >out 2>err || { cat out err; return 1; }
+	cat err && [ -s setrep/report.json ] && [ -s setrep/report.md ] && cmp "$SET/commits.txt" setrep/commits.txt &&
+	grep -q "report of $SET: $PWD/setrep/report.md" err && [ "$(cat setrep/set)" = "$SET" ] &&
+	posted_cover &&
+	$MK reply REPORT="$PWD/setrep" COVER="$PWD/posted.mbox" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" 2>err &&
+	tr "\n" " " <reply.mbox | grep -q "from the committed records of $SET[.] They hold" &&
+	echo old >reply.mbox &&
+	expect_fail env REPORT="$SET" REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "report: $SET is a result set, not a report: .make report RESULTS=$SET. makes its report" &&
+	{ $MK report RESULTS="$(dirname "$SET")" REPORT_OUT="$PWD/setrep2" >out 2>err; rc=$?; cat err; [ $rc != 0 ]; } &&
+	grep -q "holds no commits.txt but sets of its own: .*$SET" err &&
+	{ $MK report RESULTS="$PWD/nowhere" REPORT_OUT="$PWD/setrep2" >out 2>err; rc=$?; cat err; [ $rc != 0 ]; } &&
+	grep -q "RESULTS: .*nowhere. is not a directory" err &&
+	[ ! -e setrep2 ] && [ "$(cat reply.mbox)" = old ]
 '
 
 test_expect_success 'make reproduce: an unknown claim, one nothing measures, a host one, runs not here, no ID: errors, nothing written' '
