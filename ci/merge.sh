@@ -47,6 +47,19 @@ $found
 EOF
 	[ -n "$commits" ] || die "series: no order of the commits: run 'make apply', or give MERGE_COMMITS=FILE (ID<TAB>SUBJECT lines, base first)"
 fi
+# A set that says which commits it is of (its commits.txt) and names one
+# the series does not hold is of another series (a rebase, make trailers:
+# new ids): merged on this order, most of its records would be left out
+# with a warning only.  Refused, with the order that takes it whole
+# (MERGE_COMMITS given: the user's order, records outside it left out).
+for r in "$@"; do
+	[ -z "${MERGE_COMMITS:-}" ] && [ -d "$r" ] && [ -f "$r/commits.txt" ] || continue
+	[ "$r/commits.txt" != "$commits" ] || continue
+	miss=$(awk -F '\t' 'NR == FNR { have[$1] = 1; next } !($1 in have) { n++ } END { print n + 0 }' \
+		"$commits" "$r/commits.txt") || die "series: cannot read $commits or $r/commits.txt"
+	[ "$miss" = 0 ] ||
+		die "series: $r is of $miss commit(s) that $commits does not list (another version of the series: rebased, or trailers folded in): MERGE_COMMITS=$r/commits.txt merges it in its own order"
+done
 progress merge "$# result set(s) -> $DEST"
 "$BIN/ci-merge" --commits "$commits" --text "$DEST/merge.txt" --markdown "$DEST/merge.md" \
 	--json "$DEST/merge.json" --records "$DEST/records.jsonl" "$@" ||

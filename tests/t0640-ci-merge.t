@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 REC=$TOP/tests/fixtures/ci/rec.sh
 [ -x "$BIN/ci-merge" ] || bail "$BIN/ci-merge is not built: run 'make tools'"
-plan 8
+plan 9
 B=1111111111111111111111111111111111111111
 H=3333333333333333333333333333333333333333
 MERGE_COMMITS=$TEST_OUT/t0640-commits.txt
@@ -107,6 +107,16 @@ test_expect_success 'icount runs of two hosts: equal, within the 1 ms the kernel
 	grep -q "^| bench-vm.nd_pmem/rebind.memmap_init_ms (ms) | 333333333333 | .* 859.00 ± 0.00 (n 5) .* | agree: up to 1 ms apart (the kernel prints whole ms) |$" j/merge.md &&
 	! grep -q "do not agree" err &&
 	python3 -c "import json; r = json.load(open(\"i/merge.json\")); assert all(c[\"clock\"] == \"icount\" for w in r[\"rows\"] for c in w[\"cells\"])"
+'
+
+test_expect_success 'a set of another version of the series (new ids: a rebase, trailers folded) on this checkout'"'"'s order: refused, naming the order that takes it; merged whole on its own' '
+	fake_series repo && mkdir -p old &&
+	printf "%s\tbase\n%s\thead\n" $B $H >old/commits.txt && hosts && cp a/x/records.jsonl old/ &&
+	expect_fail env -u MERGE_COMMITS KERNEL_TREE=$SCRATCH/repo MERGE_OUT=$SCRATCH/m1 sh "$TOP/ci/merge.sh" old &&
+	grep_err "series: old is of 2 commit.s. that .*m1/commits.txt does not list .another version of the series: rebased, or trailers folded in.: MERGE_COMMITS=old/commits.txt merges it in its own order" &&
+	[ ! -e m1/merge.txt ] &&
+	env MERGE_COMMITS=old/commits.txt KERNEL_TREE=$SCRATCH/repo MERGE_OUT=$SCRATCH/m2 sh "$TOP/ci/merge.sh" old >out 2>err &&
+	[ "$(grep -c . m2/records.jsonl)" = 2 ] && ! grep -q "left out" err
 '
 
 test_expect_success 'a missing input is named; no input is a usage error' '
