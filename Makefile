@@ -106,7 +106,7 @@ help:
 	@echo '                 COMMITS=...): like checks, bench-vm and bench, the pipeline'"'"'s step alone'
 	@echo '  export         regenerate patches/ from the series commits (VERSION=N: [PATCH vN];'
 	@echo '                 PATCHES_OUT=<dir>: into that directory, patches/ untouched)'
-	@echo '  range-diff     the series against its previous version (PREV=<toolkit rev or tag>)'
+	@echo '  range-diff     the series against its previous version (PREV=<toolkit rev or tag>, or PREV=v2)'
 	@echo '  repin          move the series to TO=<rev> or TO_DEBIAN=<version>, status per patch'
 	@echo '  trailers       fold Reviewed/Tested/Acked/Reported/Suggested-by from REPLIES=<mbox> into patches/'
 	@echo '  send           git send-email, To/Cc from get_maintainer.pl: dry run unless SEND=1'

@@ -677,6 +677,13 @@ stamp_write() {
 	printf '%s\n' "$2" | write_file "$1"
 }
 
+# cover_version FILE: the version its Subject gives ("[PATCH vN m/n]",
+# "[RFC PATCH vN ...]"; none: 1), or nothing when it is no cover's
+cover_version() {
+	sed -n '/^$/q; s/^Subject: \[\(RFC \)\{0,1\}PATCH \(v\([0-9][0-9]*\) \)\{0,1\}0*[0-9][0-9]*\/[0-9][0-9]*\].*/v\3/p' "$1" |
+		head -n 1 | sed 's/^v$/1/; s/^v//'
+}
+
 # report_of VALUE: the report.json a REPORT= value names: the file, or
 # the one in the directory (a report's, out/report/<set>); a committed
 # result set, or nothing there, is refused with the way in

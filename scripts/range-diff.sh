@@ -6,6 +6,11 @@
 #                              patches/ of HEAD when patches/ has local
 #                              changes, else the parent of the last commit
 #                              that changed patches/
+#   PREV=v<N>                  version N by name: the toolkit commit make
+#                              send SEND=1 sent it from ($OUT/sent/vN),
+#                              else the newest commit whose patches/ cover
+#                              letter is version N ("[PATCH vN 0/n]";
+#                              v1: "[PATCH 0/n]")
 #
 # The previous patches/ is applied on the base its cover letter names
 # (base-commit:) to refs/x86-copy-series/prev; the current series must be
@@ -16,7 +21,38 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-prev_word=${PREV:-its previous version}
+prev_word=${PREV:-its previous version} prev_name=
+# version_rev N: the toolkit commit of version N of the series (above)
+version_rev() {
+	if [ -f "$OUT/sent/v$1" ]; then
+		vr_c=$(sed -n 's/^toolkit \([0-9a-f]\{40\}\)$/\1/p' "$OUT/sent/v$1")
+		git -C "$TOP" rev-parse -q --verify "${vr_c:-none}^{commit}" ||
+			die "prev: $OUT/sent/v$1 names no commit of $TOP (toolkit <id>): remove it to find v$1 by its cover letter"
+		return 0
+	fi
+	vr_tmp=$(mktemp) || die "tmp: cannot create a file in ${TMPDIR:-/tmp}"
+	for vr_c in $(git -C "$TOP" log --format=%H -- patches); do
+		vr_cover=$(git -C "$TOP" show "$vr_c:patches/series" 2>/dev/null |
+			awk '!/^#/ && $2 == "cover" { print $1; exit }')
+		[ -n "$vr_cover" ] && git -C "$TOP" show "$vr_c:patches/$vr_cover" >"$vr_tmp" 2>/dev/null || continue
+		if [ "$(cover_version "$vr_tmp")" = "$1" ]; then
+			rm -f "$vr_tmp"
+			echo "$vr_c"
+			return 0
+		fi
+	done
+	rm -f "$vr_tmp"
+	die "prev: no commit of $TOP has version $1 of the series in patches/ (its cover letter's [PATCH v$1 ...]), and make send did not send it from here ($OUT/sent/v$1)"
+}
+case ${PREV:-} in
+v[1-9] | v[1-9]*[0-9])
+	case ${PREV#v} in
+	*[!0-9]*) ;;
+	*) prev_name="$PREV, the toolkit commit $(version_rev "${PREV#v}")" || exit
+		PREV=${prev_name##* } ;;
+	esac
+	;;
+esac
 if [ -z "${PREV:-}" ]; then
 	if [ -n "$(git -C "$TOP" status --porcelain -- patches)" ]; then
 		PREV=HEAD
@@ -58,7 +94,7 @@ prev_base=$(sed -n 's/^base-commit: \([0-9a-f]\{40\}\)$/\1/p' "$tmp/patches/0000
 kgit rev-parse -q --verify "$prev_base^{commit}" >/dev/null ||
 	die "prev: its base $prev_base is not in $(kernel_repo): import that kernel first (make repin)"
 
-progress range-diff "applying patches/ of $PREV ($(printf %.12s "$prev_rev")) on $(printf %.12s "$prev_base")"
+progress range-diff "applying patches/ of ${prev_name:-$PREV} ($(printf %.12s "$prev_rev")) on $(printf %.12s "$prev_base")"
 PATCHES=$tmp/patches SERIES_REF=$REF_NS/prev APPLY_BASE=$prev_base \
 	sh "$TOP/scripts/apply.sh" || die "prev: the previous version does not apply (see above)"
 kgit --no-pager range-diff --no-color "$prev_base..$REF_NS/prev" "$base..$head"

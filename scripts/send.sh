@@ -22,6 +22,11 @@
 # --smtp-server (default: your sendemail configuration).
 # A dry run ends with what SEND=1 would do with these mails: send them,
 # or refuse them and why (the same checks: the sender, CI's verdict).
+# A version is sent once: SEND=1 writes $OUT/sent/vN (the toolkit
+# commit, the date, the sender, the Message-Ids; make range-diff
+# PREV=vN finds the version by it) and refuses to send vN again (its
+# Message-Ids would be the same on the list): bump the version (make
+# export VERSION=N+1), or SEND_OVERRIDE with a reason.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -89,9 +94,22 @@ from=$(series_ident)
 printf '%s\n' "$from" | grep -Eqx '([^<>@]*<[^<>@ ]+@[^<>@ ]+>|[^<>@ ]+@[^<>@ ]+)' ||
 	usage_die "FROM='$from' is not one address: FROM='Name <you@example.org>'"
 
+# the version of the mails (their cover's Subject), sent once
+cover=$(printf '%s\n' "$list" | awk -F'\t' '$1 == "cover" { print $2 }')
+version=
+[ -z "$cover" ] || version=$(cover_version "$PATCHES/$cover")
+sent_rec=$OUT/sent/v${version:-1}
+# send_verdict: why SEND=1 refuses these mails (CI's verdict, a version
+# sent already), or nothing
+send_verdict() {
+	sv_why=$(ci_verdict)
+	[ ! -f "$sent_rec" ] ||
+		sv_why="${sv_why:+$sv_why; }v${version:-1} was sent already ($(sed -n 's/^date //p' "$sent_rec"), $sent_rec): its Message-Ids would be on the list twice; bump the version (make export VERSION=$((${version:-1} + 1)))"
+	printf '%s' "$sv_why"
+}
 # SEND=1: CI's verdict first, so that a refusal comes before any work
 if [ "${SEND:-0}" = 1 ]; then
-	why=$(ci_verdict)
+	why=$(send_verdict)
 	if [ -n "$why" ] && [ -z "${SEND_OVERRIDE:-}" ]; then
 		die "ci: not sent: $why (SEND_OVERRIDE='why' sends anyway, kept in $OUT/send-overrides.log)"
 	elif [ -n "$why" ]; then
@@ -135,7 +153,6 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 	files="$files $b"
 done
 # the cover letter goes to everyone any patch goes to
-cover=$(printf '%s\n' "$list" | awk -F'\t' '$1 == "cover" { print $2 }')
 if [ -n "$cover" ]; then
 	sort -u "$tmp/to" >"$tmp/to.all" && sort -u "$tmp/cc" >"$tmp/cc.all" &&
 		with_rcpt "$PATCHES/$cover" "$(addresses "$tmp/to.all")" "$(addresses "$tmp/cc.all")" >"$tmp/${cover##*/}" ||
@@ -165,7 +182,7 @@ else
 	would=
 	[ "$from" != "$SERIES_IDENT_DEFAULT" ] ||
 		would="no sender: the placeholder '$from' is no one's address (FROM= or git config user.email)"
-	why=$(ci_verdict)
+	why=$(send_verdict)
 	[ -z "$why" ] || would="${would:+$would; }$why"
 fi
 # the user's own git configuration for send-email (sendemail.smtpServer,
@@ -182,7 +199,18 @@ else
 		--suppress-cc=self --from="$from" \
 		${SMTP_SERVER:+--smtp-server="$SMTP_SERVER"} $files
 fi)
-if [ "$mode" = --dry-run ]; then
+if [ -z "$mode" ]; then
+	# what was sent, and from which toolkit commit (make range-diff PREV=vN)
+	mkdir -p "$OUT/sent" && {
+		echo "version ${version:-1}"
+		echo "toolkit $(git -C "$TOP" rev-parse HEAD)"
+		echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "from $from"
+		for f in $files; do sed -n '/^$/q; s/^Message-I[dD]: /message-id /p' "$f"; done
+	} | write_file "$sent_rec" ||
+		warn "sent: the mails went out, but $sent_rec could not be written (disk full?): write it, or a second SEND=1 of v${version:-1} is not refused"
+	progress send "sent: v${version:-1}, $(echo "$files" | wc -w) mails; kept in $sent_rec"
+elif [ "$mode" = --dry-run ]; then
 	if [ -n "$would" ]; then
 		progress send "dry run done: SEND=1 would refuse these mails now: $would"
 	else

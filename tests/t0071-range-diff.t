@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 4
+plan 5
 
 test_expect_success 'a changed changelog shows as a modified commit, the rest as equal' '
 	cp -r "$TOP/patches" p &&
@@ -43,6 +43,23 @@ test_expect_success 'the default PREV: the parent of the last change of patches/
 	echo "# a local change" >>tk/patches/series &&
 	KERNEL_TREE=$kt sh tk/scripts/range-diff.sh >rd 2>err || { cat err; false; } &&
 	grep -q "applying patches/ of HEAD ($(git -C tk rev-parse --short=12 HEAD)) on " err &&
+	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ]
+'
+test_expect_success 'PREV=v2: the newest toolkit commit whose patches/ is version 2, or the one make send sent it from; a version nowhere is named' '
+	want=$(for c in $(git -C "$TOP" log --format=%H -- patches); do
+		git -C "$TOP" show "$c:patches/0000-cover-letter.mbox" 2>/dev/null | grep -q "^Subject: \[PATCH v2 0/" &&
+			{ echo "$c"; break; }
+	done) && [ -n "$want" ] &&
+	PREV=v2 OUT=$SCRATCH/o sh "$TOP/scripts/range-diff.sh" >rd 2>err || { cat err; false; } &&
+	cat err && grep -q "applying patches/ of v2, the toolkit commit $want ($(printf %.12s "$want")) on " err &&
+	grep -q "^[0-9]*:  [0-9a-f]* [=!] [0-9]*:  [0-9a-f]* " rd &&
+	# sent from another commit: that one
+	older=$(git -C "$TOP" rev-parse "$want^") && mkdir -p o/sent &&
+	printf "version 2\ntoolkit %s\n" "$older" >o/sent/v2 &&
+	PREV=v2 OUT=$SCRATCH/o sh "$TOP/scripts/range-diff.sh" >rd 2>err || { cat err; false; } &&
+	grep -q "applying patches/ of v2, the toolkit commit $older " err &&
+	PREV=v9 OUT=$SCRATCH/o expect_fail sh "$TOP/scripts/range-diff.sh" &&
+	grep_err "prev: no commit of .* has version 9 of the series in patches/" &&
 	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ]
 '
 done_testing

@@ -81,10 +81,10 @@ ci_dir() {
 }
 # a sendmail that keeps what it is given
 smtp() {
-	printf "#!/bin/sh\necho \"\$*\" >>%s/sent\ncat >>%s/mails\n" "$SCRATCH" "$SCRATCH" >smtp && chmod +x smtp
+	printf "#!/bin/sh\necho \"\$*\" >>%s/rcpts\ncat >>%s/mails\n" "$SCRATCH" "$SCRATCH" >smtp && chmod +x smtp
 }
 send() {
-	rm -f sent mails && env OUT="$SCRATCH" WORKTREE="$WORKTREE" SEND_CI="$SCRATCH/ci" SMTP_SERVER="$SCRATCH/smtp" \
+	rm -f rcpts mails && env OUT="$SCRATCH" WORKTREE="$WORKTREE" SEND_CI="$SCRATCH/ci" SMTP_SERVER="$SCRATCH/smtp" \
 		FROM="Tester <t@example.org>" "$@" sh "$TOP/scripts/send.sh" >out 2>err
 }
 mails() {
@@ -94,45 +94,54 @@ mails() {
 test_expect_success 'SEND=1 without CI results, or with a report of other commits: refused, named, nothing sent' '
 	smtp && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "^send: ci: not sent: no CI results in $SCRATCH/ci (report.json, summary.txt): run .make ci. on this series first" err &&
-	[ ! -e sent ] &&
+	[ ! -e rcpts ] &&
 	# the dry run says so before anyone tries
 	send && grep -q "send: dry run done: SEND=1 would refuse these mails now: no CI results in $SCRATCH/ci" err &&
-	[ ! -e sent ] &&
+	[ ! -e rcpts ] &&
 	send FROM="x86-copy-series <x86-copy-series@example.org>" &&
 	grep -q "would refuse these mails now: no sender: the placeholder .x86-copy-series <x86-copy-series@example.org>. is no one.s address (FROM= or git config user.email); no CI results" err &&
 	SKIP=1 ci_dir && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "^send: ci: not sent: .*report.json is of [0-9]* commits ending at [0-9a-f]*, not of the [0-9]* of the current series" err &&
-	[ ! -e sent ]
+	[ ! -e rcpts ]
 '
 
 test_expect_success 'SEND=1 with a step that did not pass, or a gate regression no one accepted: refused, named' '
 	smtp && for w in FAIL skipped lost; do
 		STEP=$w ci_dir && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
 		grep -q "^send: ci: not sent: [0-9a-f]\{12\} did not pass its steps ($w in .*summary.txt)" err &&
-		[ ! -e sent ] || return 1
+		[ ! -e rcpts ] || return 1
 	done &&
 	GATE=1 ci_dir && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "^send: ci: not sent: the gate flags 1 change(s) no one accepted: [0-9a-f]\{12\} bench-vm/nd_pmem/rebind/memmap_init_ms +12.5%" err &&
-	[ ! -e sent ]
+	[ ! -e rcpts ]
 '
 
-test_expect_success 'SEND=1 on what CI passed (an accepted regression too): every mail sent' '
+test_expect_success 'SEND=1 on what CI passed (an accepted regression too): every mail sent, kept in sent/vN; a second SEND=1 of that version refused' '
 	smtp && GATE=ack ci_dir && send || { cat err; return 1; }
 	grep -q "send: dry run done: SEND=1 would send these mails (CI.s results pass this series, claims-lint passes)" err &&
-	[ ! -e sent ] && send SEND=1 || { cat err; return 1; }
-	[ "$(grep -c . sent)" = "$(mails)" ] && grep -q "x86@kernel.org" sent && [ ! -e send-overrides.log ]
+	[ ! -e rcpts ] && send SEND=1 || { cat err; return 1; }
+	[ "$(grep -c . rcpts)" = "$(mails)" ] && grep -q "x86@kernel.org" rcpts && [ ! -e send-overrides.log ] &&
+	# what was sent is kept; the version is not sent twice
+	v=$(sed -n "s/^Subject: \[PATCH v\([0-9]*\) 0\/.*/\1/p" "$TOP/patches/0000-cover-letter.mbox") && [ -n "$v" ] &&
+	grep -qx "version $v" "sent/v$v" && grep -qx "toolkit $(git -C "$TOP" rev-parse HEAD)" "sent/v$v" &&
+	grep -qx "from Tester <t@example.org>" "sent/v$v" &&
+	[ "$(grep -c "^message-id <" "sent/v$v")" = "$(mails)" ] &&
+	{ rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] && [ ! -e rcpts ] &&
+	grep -q "^send: ci: not sent: v$v was sent already ([0-9T:-]*Z, $SCRATCH/sent/v$v): its Message-Ids would be on the list twice; bump the version (make export VERSION=$((v + 1)))" err &&
+	send && grep -q "SEND=1 would refuse these mails now: v$v was sent already" err &&
+	rm -r sent
 '
 
 test_expect_success 'SEND_OVERRIDE: sent anyway, the refusal and the reason printed and kept' '
 	smtp && STEP=FAIL ci_dir && send SEND=1 SEND_OVERRIDE="the fix of a typo, CI reran by hand" || { cat err; return 1; }
 	grep -q "^send: warning: ci: .* did not pass its steps .*; sent anyway: SEND_OVERRIDE=.the fix of a typo" err &&
-	[ "$(grep -c . sent)" = "$(mails)" ] && [ "$(wc -l <send-overrides.log)" = 1 ] &&
+	[ "$(grep -c . rcpts)" = "$(mails)" ] && [ "$(wc -l <send-overrides.log)" = 1 ] &&
 	grep -q "	Tester <t@example.org>	.* did not pass its steps .*	the fix of a typo, CI reran by hand\$" send-overrides.log
 '
 
 test_expect_success 'SEND=self: the real mails to FROM alone, no CI needed' '
 	smtp && send SEND=self || { cat err; return 1; }
-	[ "$(grep -c . sent)" = "$(mails)" ] && ! grep -v "^-i t@example.org\$" sent &&
+	[ "$(grep -c . rcpts)" = "$(mails)" ] && ! grep -v "^-i t@example.org\$" rcpts &&
 	[ "$(grep -c "^Subject: \[PATCH" mails)" = "$(mails)" ] && ! grep -qi "^\(to\|cc\): .*kernel.org" mails
 '
 done_testing
