@@ -1,6 +1,9 @@
 #!/bin/sh
 # deps.sh: install the Debian packages the toolkit needs: every package of
-# scripts/deps.list, and the pinned kernel source (scripts/pin.conf).
+# scripts/deps.list.  The pinned kernel source (scripts/pin.conf) is not
+# installed: the import downloads its package when the installed one is
+# not the pinned version (scripts/kernel-tree.sh: pin_tarball), so that a
+# repin never upgrades or downgrades a package of the system.
 #
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 set -eu
@@ -13,8 +16,6 @@ for p in $PKGS; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing="$missing $p"
 done
-have=$(dpkg-query -W -f '${Version}' "$PIN_PACKAGE" 2>/dev/null || true)
-[ "$have" = "$PIN_VERSION" ] || missing="$missing $PIN_PACKAGE=$PIN_VERSION"
 
 if [ -z "$missing" ]; then
 	progress deps "all packages present"
@@ -26,6 +27,6 @@ if [ "$(id -u)" != 0 ]; then
 fi
 progress deps "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-# An old package list may not know the pinned version: update first.
+# An old package list may not know a package: update first.
 apt-get update -q >/dev/null || die "deps: apt-get update failed: is Debian's archive reachable?"
 $cmd || die "deps: '$cmd' failed (see above)"

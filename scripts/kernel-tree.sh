@@ -31,20 +31,53 @@ pinned_commit() {
 	git -C "$TOP" ls-files -s kernel-tree 2>/dev/null | awk '$1 == "160000" { print $2 }'
 }
 
-check_package() {
-	have=$(dpkg-query -W -f '${Version}' "$PIN_PACKAGE" 2>/dev/null || true)
-	[ -n "$have" ] ||
-		die "package: $PIN_PACKAGE is not installed: run 'make deps' (or: apt-get install $PIN_PACKAGE=$PIN_VERSION)"
-	[ "$have" = "$PIN_VERSION" ] ||
-		die "package: $PIN_PACKAGE is version '$have', the pin is '$PIN_VERSION': run 'apt-get install $PIN_PACKAGE=$PIN_VERSION'"
+# pin_tarball: sets TARBALL to the pinned source.  The installed
+# $PIN_PACKAGE's when it is the pinned version; else the package of that
+# version downloaded (apt-get download, as repin gets one: never
+# installed, the system's packages are left as they are) and unpacked
+# into PIN_CACHE (default $OUT/pin/<version>), where a repin leaves the
+# tarball it imported too.  check_tarball checks it against PIN_SHA256.
+pin_tarball() {
+	[ -z "${PIN_TARBALL_OVERRIDE:-}" ] || return 0
+	pt_have=$(dpkg-query -W -f '${Version}' "$PIN_PACKAGE" 2>/dev/null || true)
+	if [ "$pt_have" = "$PIN_VERSION" ] && [ -r "$PIN_TARBALL" ]; then
+		TARBALL=$PIN_TARBALL
+		return 0
+	fi
+	pt_cache=${PIN_CACHE:-$OUT/pin/$PIN_VERSION}
+	TARBALL=$pt_cache/${PIN_TARBALL##*/}
+	[ ! -f "$TARBALL" ] || return 0
+	command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
+		die "download: apt-get and dpkg-deb are needed to fetch $PIN_PACKAGE=$PIN_VERSION (a Debian machine)"
+	progress pin "$PIN_PACKAGE $PIN_VERSION is not installed${pt_have:+ (installed: $pt_have, left as it is)}: downloading it into $pt_cache, not installing it"
+	mkdir -p "$OUT" || die "download: cannot create $OUT"
+	pt_tmp=$(mktemp -d "$OUT/.pin.XXXXXX") || die "download: cannot create a directory in $OUT"
+	trap 'rm -rf "$pt_tmp"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	(cd "$pt_tmp" && apt-get download -q "$PIN_PACKAGE=$PIN_VERSION") >"$pt_tmp/apt.log" 2>&1 ||
+		die "download: 'apt-get download $PIN_PACKAGE=$PIN_VERSION' failed ($(grep -m 1 '^E:' "$pt_tmp/apt.log" || tail -n 1 "$pt_tmp/apt.log")): is Debian's archive reachable, and does its package list know that version (apt-get update, as root)?"
+	dpkg-deb -x "$pt_tmp"/*.deb "$pt_tmp/pkg" ||
+		die "download: the $PIN_PACKAGE $PIN_VERSION package cannot be unpacked (dpkg-deb -x, above)"
+	pt_tb=$(find "$pt_tmp/pkg" -name "${PIN_TARBALL##*/}" -type f | head -n 1)
+	[ -n "$pt_tb" ] || die "download: the $PIN_PACKAGE $PIN_VERSION package holds no ${PIN_TARBALL##*/}"
+	mkdir -p "$pt_cache" && mv -f "$pt_tb" "$TARBALL.tmp" && mv -f "$TARBALL.tmp" "$TARBALL" ||
+		die "download: cannot move the tarball into $pt_cache (disk full?)"
+	rm -rf "$pt_tmp"
+	trap - EXIT INT TERM
 }
 
 check_tarball() {
-	[ -r "$TARBALL" ] || die "tarball: '$TARBALL' is missing or unreadable: reinstall $PIN_PACKAGE=$PIN_VERSION"
+	if [ "$TARBALL" = "$PIN_TARBALL" ] || [ -n "${PIN_TARBALL_OVERRIDE:-}" ]; then
+		ct_fix="reinstall $PIN_PACKAGE=$PIN_VERSION"
+	else
+		ct_fix="remove it: it is downloaded again"
+	fi
+	[ -r "$TARBALL" ] || die "tarball: '$TARBALL' is missing or unreadable: $ct_fix"
 	progress tarball "verifying sha256 of $TARBALL"
 	sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
 	[ "$sum" = "$PIN_SHA256" ] ||
-		die "tarball: sha256 of '$TARBALL' is $sum, expected $PIN_SHA256: not the pinned source; reinstall $PIN_PACKAGE=$PIN_VERSION"
+		die "tarball: sha256 of '$TARBALL' is $sum, expected $PIN_SHA256: not the pinned source; $ct_fix"
 }
 
 import_pinned() {
@@ -66,7 +99,7 @@ import_pinned() {
 		if [ -d "$repo" ] && [ -n "$(ls -A "$repo")" ]; then
 			die "repo: $repo is not empty and not a git repository: move it away and rerun"
 		fi
-		check_package
+		pin_tarball
 		check_tarball
 		mkdir -p "$OUT" || die "import: cannot create $OUT"
 		# owned (.owner): an import killed outright leaves a whole git

@@ -71,6 +71,12 @@ import_debian() {
 	import_tarball "$work/import" "$tb" "$v" "$sum" "$date" >&2
 	kgit fetch -q "$work/import" "+import:refs/tags/$tag"
 	printf 'PIN_VERSION=%s\nPIN_SHA256=%s\nPIN_DATE=%s\nPIN_TAG=%s\n' "$v" "$sum" "$date" "$tag" >"$work/pin.new"
+	# the tarball where an import of this pin looks for it (kernel-tree.sh:
+	# pin_tarball); the package, its files and the import's repository
+	# (2 GB) are not kept
+	mkdir -p "$OUT/pin/$v" && mv -f "$tb" "$OUT/pin/$v/${PIN_TARBALL##*/}" ||
+		die "download: cannot move the tarball into $OUT/pin/$v (disk full?)"
+	rm -rf "$work/import" "$work/pkg" "$work"/*.deb
 	echo "$tag"
 }
 

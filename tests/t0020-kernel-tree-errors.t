@@ -1,6 +1,6 @@
 #!/bin/sh
 # kernel-tree.sh refuses bad input with a clear error and changes nothing:
-# a wrong package version, a tarball with the wrong checksum, a non-empty
+# a pin of a version the archive lacks, a tarball with the wrong checksum, a non-empty
 # non-repository directory, a kernel-tree with local changes, one that lacks
 # the pinned commit.  Each runs on a scratch copy of the toolkit.  And the
 # import itself, on a small tarball: the tree a plain 'git add' gives,
@@ -30,10 +30,19 @@ test_expect_success 'a tarball with the wrong sha256 is refused, nothing changes
 	grep_err "reinstall linux-source-6.12=6.12.117-1~deb12u1" && unchanged
 '
 
-test_expect_success 'a wrong package version is refused, nothing changes' '
+test_expect_success 'a pin of another version than the installed package: downloaded, never installed; a version the archive lacks fails there; a cached tarball that is not the pin is named; nothing changes' '
 	toolkit && sed -i "s/^PIN_VERSION=.*/PIN_VERSION=6.12.999-1/" tk/scripts/pin.conf &&
-	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
-	grep_err "package: linux-source-6.12 is version .6.12.117-1~deb12u1., the pin is .6.12.999-1." && unchanged
+	before=$(dpkg-query -W -f "\${Version}" linux-source-6.12 2>/dev/null || echo none) &&
+	OUT=$SCRATCH/o WORKTREE=$SCRATCH/o/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	grep_err "linux-source-6.12 6.12.999-1 is not installed.*downloading it into $SCRATCH/o/pin/6.12.999-1, not installing it" &&
+	grep_err "download: .apt-get download linux-source-6.12=6.12.999-1. failed" &&
+	[ "$(dpkg-query -W -f "\${Version}" linux-source-6.12 2>/dev/null || echo none)" = "$before" ] &&
+	unchanged && [ -z "$(ls -A o | grep -v "^pin\$")" ] && [ ! -e o/pin/6.12.999-1/linux-source-6.12.tar.xz ] &&
+	mkdir -p fake/linux o/pin/6.12.999-1 && echo x >fake/linux/Makefile &&
+	tar -cJf o/pin/6.12.999-1/linux-source-6.12.tar.xz -C fake linux &&
+	OUT=$SCRATCH/o WORKTREE=$SCRATCH/o/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	grep_err "tarball: sha256 of .*o/pin/6.12.999-1/linux-source-6.12.tar.xz. is [0-9a-f]{64}, expected 585a4a07.*: not the pinned source; remove it: it is downloaded again" &&
+	unchanged
 '
 
 test_expect_success 'a non-empty kernel-tree that is not a repository is left alone' '
