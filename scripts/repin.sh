@@ -118,6 +118,12 @@ wgit checkout -q --detach "$new_base"
 
 progress repin "$(printf %.12s "$old_base") -> $(printf %.12s "$new_base") ($TO)"
 conflicts=0
+# the files the new base changes: a patch that touches one of them may
+# apply and still mean something else there, and its figures (measured
+# on the old base) may not hold
+base_changed=$(kgit diff --name-only "$old_base" "$new_base") ||
+	die "base: cannot diff $(printf %.12s "$old_base") against $(printf %.12s "$new_base")"
+moved=0
 printf '%-16s %s\n' status patch >"$work/status" ||
 	die "work: cannot write '$work/status' (disk full?)"
 for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); do
@@ -145,6 +151,13 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 			/^Hunk #[0-9]+ FAILED/ { printf "%s hunk %s; ", file, substr($2, 2) }
 			/can.t find file/ { printf "missing file; " }')
 		conflicts=$((conflicts + 1))
+	fi
+	under=$(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$p" | sort -u | while read -r pf; do
+		if printf '%s\n' "$base_changed" | grep -qxF "$pf"; then printf '%s ' "$pf"; fi
+	done)
+	if [ -n "$under" ]; then
+		detail="${detail:+$detail; }the new base changes ${under% } under it"
+		moved=$((moved + 1))
 	fi
 	printf '%-16s %s %s\n' "$status" "$f" "$detail" >>"$work/status" ||
 		die "work: cannot write '$work/status' (disk full?)"
@@ -204,3 +217,6 @@ if [ -n "$late" ]; then
 	exit "$late"
 fi
 progress repin "series re-pinned: base $(printf %.12s "$new_base"), head $(printf %.12s "$new_head")"
+# the figures of patches/ are the old base's records
+[ "$moved" = 0 ] && [ "$old_base" = "$new_base" ] ||
+	warn "figures: the changelogs' figures were measured on $(printf %.12s "$old_base")$([ "$moved" = 0 ] || echo ", and the new base changes files under $moved patch(es) (status above)"): measure them again on this base before posting: make, then update patches/figures and make export"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make repin TO=<rev>: per-patch status on the new base (applies, with
-# offset, already upstream, conflict with file and hunk); a conflict keeps
+# offset, already upstream, conflict with file and hunk; the files the new
+# base changes under it), and the figures to measure again; a conflict keeps
 # the pin, the refs and the worktree; a clean re-pin moves the refs.
 # TO_DEBIAN with a version Debian does not have is a download error that
 # changes nothing (the successful download and import, 150 MB and ~3 min,
@@ -25,8 +26,8 @@ new_kernel() {
 # repin_back TO: a repin to TO that must succeed, its status in out, the
 # refs it moved in nb and nh; then the refs and the worktree back as they were
 repin_back() {
-	TO=$1 sh "$TOP/scripts/repin.sh" >out; rc=$?
-	cat out
+	TO=$1 sh "$TOP/scripts/repin.sh" >out 2>err; rc=$?
+	cat out err
 	nb=$(git -C "$WORKTREE" rev-parse "$REF_NS/base"); nh=$(git -C "$WORKTREE" rev-parse "$REF_NS/series")
 	git -C "$WORKTREE" update-ref "$REF_NS/base" "$BASE" && git -C "$WORKTREE" update-ref "$REF_NS/series" "$HEAD" &&
 		git -C "$WORKTREE" checkout -q --detach "$HEAD" && [ $rc = 0 ]
@@ -48,8 +49,12 @@ test_expect_success 'offsets and an upstream patch: re-pinned, refs moved' '
 	to=$(new_kernel "1i /* three */\n/* new */\n/* lines */") &&
 	repin_back "$to" &&
 	grep -q "^upstream  *0001-.* reverse-applies" out &&
-	grep -q "^applies-offset  *.*REP-MOVSB.* offset 3 lines" out &&
+	grep -q "^applies-offset  *.*REP-MOVSB.* offset 3 lines ; the new base changes arch/x86/lib/memcpy_64.S under it$" out &&
 	[ "$(grep -c "^applies " out)" -ge 1 ] &&
+	# what the new base changed under each patch, and the figures to measure again
+	grep -q "^applies  *0002-.* the new base changes mm/mm_init.c under it$" out &&
+	! grep -q "^applies  *0005-.*under it" out &&
+	grep -q "figures: the changelogs. figures were measured on $(printf %.12s "$BASE"), and the new base changes files under [0-9]* patch(es) (status above): measure them again on this base before posting: make" err &&
 	[ "$nb" = "$to" ] &&
 	[ "$(git -C "$WORKTREE" rev-list --count "$to..$nh")" = "$(($(awk "!/^#/ && \$2 == \"applied\"" "$TOP/patches/series" | wc -l) - 1))" ]
 '
