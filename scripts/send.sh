@@ -19,7 +19,10 @@
 # and kept in $OUT/send-overrides.log.  SEND=self sends the real mails to
 # FROM alone (b4's --reflect): no CI needed, nobody else gets them.
 # SMTP_SERVER=<host or sendmail-like program>: git send-email's
-# --smtp-server (default: your sendemail configuration).
+# --smtp-server (default: your sendemail configuration).  SEND_TO and
+# SEND_CC='Name <a@b>, c@d': more recipients of every mail (b4 send's
+# --to and --cc), each one address.  The dry run lists each recipient
+# with get_maintainer.pl's reason and the mails it gets.
 # A dry run ends with what SEND=1 would do with these mails: send them,
 # or refuse them and why (the same checks: the sender, CI's verdict).
 # A version is sent once: SEND=1 writes $OUT/sent/vN (the toolkit
@@ -107,6 +110,15 @@ send_verdict() {
 		sv_why="${sv_why:+$sv_why; }v${version:-1} was sent already ($(sed -n 's/^date //p' "$sent_rec"), $sent_rec): its Message-Ids would be on the list twice; bump the version (make export VERSION=$((${version:-1} + 1)))"
 	printf '%s' "$sv_why"
 }
+# SEND_TO, SEND_CC: a list of addresses, each one address (as FROM)
+for v in SEND_TO SEND_CC; do
+	eval "lv=\${$v:-}"
+	# shellcheck disable=SC2154 # lv: set by the eval
+	printf '%s\n' "$lv" | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep . | while read -r a; do
+		printf '%s\n' "$a" | grep -Eqx '([^<>@]*<[^<>@ ]+@[^<>@ ]+>|[^<>@ ]+@[^<>@ ]+)' ||
+			usage_die "$v: '$a' is not one address: $v='Name <you@example.org>, other@example.org'"
+	done || exit
+done
 # SEND=1: CI's verdict first, so that a refusal comes before any work
 if [ "${SEND:-0}" = 1 ]; then
 	why=$(send_verdict)
@@ -148,14 +160,20 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 		sh "$TOP/scripts/get-maintainer.sh" cc "$PATCHES/$f" >"$b.cc" ||
 		die "get_maintainer: no recipients for $f (see above, or is $tmp full?); nothing sent"
 	cat "$b.to" >>"$tmp/to" && cat "$b.cc" >>"$tmp/cc" &&
-		with_rcpt "$PATCHES/$f" "$(addresses "$b.to")" "$(addresses "$b.cc")" >"$b" ||
+		with_rcpt "$PATCHES/$f" "$(addresses "$b.to")${SEND_TO:+, $SEND_TO}" "$(addresses "$b.cc")${SEND_CC:+, $SEND_CC}" >"$b" ||
 		die "tmp: could not write $b (disk full?); nothing sent"
 	files="$files $b"
+	# the dry run: each recipient's reason, and which mails
+	if [ "${SEND:-0}" = 0 ]; then
+		np=$(printf '%s\n' "$f" | sed -n 's/^0*\([0-9][0-9]*\)-.*/\1/p')
+		sh "$TOP/scripts/get-maintainer.sh" roles "$PATCHES/$f" | sed "s|\$|	${np:-$f}|" >>"$tmp/roles" ||
+			die "get_maintainer: no reasons for $f (see above); nothing sent"
+	fi
 done
 # the cover letter goes to everyone any patch goes to
 if [ -n "$cover" ]; then
 	sort -u "$tmp/to" >"$tmp/to.all" && sort -u "$tmp/cc" >"$tmp/cc.all" &&
-		with_rcpt "$PATCHES/$cover" "$(addresses "$tmp/to.all")" "$(addresses "$tmp/cc.all")" >"$tmp/${cover##*/}" ||
+		with_rcpt "$PATCHES/$cover" "$(addresses "$tmp/to.all")${SEND_TO:+, $SEND_TO}" "$(addresses "$tmp/cc.all")${SEND_CC:+, $SEND_CC}" >"$tmp/${cover##*/}" ||
 		die "cover: could not write $tmp/${cover##*/} (disk full?); nothing sent"
 	files="$tmp/${cover##*/}$files"
 fi
@@ -199,6 +217,25 @@ else
 		--suppress-cc=self --from="$from" \
 		${SMTP_SERVER:+--smtp-server="$SMTP_SERVER"} $files
 fi)
+if [ "$mode" = --dry-run ] && [ -s "$tmp/roles" ]; then
+	# "Name <addr> (reason)<tab>N" lines: a recipient a line, its reasons
+	# once each, the patches it gets (and the cover, which goes to all)
+	echo "Recipients, and why (get_maintainer.pl on each patch's diff):"
+	awk -F '\t' '{
+		r = $1; a = r; why = ""
+		if (match(r, / \(.*\)$/)) { a = substr(r, 1, RSTART - 1); why = substr(r, RSTART + 2, RLENGTH - 3) }
+		if (!(a in seen)) { seen[a] = 1; order[++n] = a }
+		if (why != "" && index(";" whys[a] ";", ";" why ";") == 0) whys[a] = whys[a] (whys[a] == "" ? "" : ";") why
+		if (index(" " pats[a] " ", " " $2 " ") == 0) pats[a] = pats[a] (pats[a] == "" ? "" : " ") $2
+	} END {
+		for (i = 1; i <= n; i++) {
+			a = order[i]; w = whys[a]; gsub(/;/, "; ", w)
+			printf "  %s: %s; patches %s and the cover\n", a, w, pats[a]
+		}
+	}' "$tmp/roles"
+	[ -z "${SEND_TO:-}" ] || echo "  ${SEND_TO}: SEND_TO, every mail"
+	[ -z "${SEND_CC:-}" ] || echo "  ${SEND_CC}: SEND_CC, every mail"
+fi
 if [ -z "$mode" ]; then
 	# what was sent, and from which toolkit commit (make range-diff PREV=vN)
 	mkdir -p "$OUT/sent" && {

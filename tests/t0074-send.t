@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 [ -f "$WORKTREE/scripts/get_maintainer.pl" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-plan 10
+plan 11
 
 test_expect_success 'get_maintainer: x86 patches go to the x86 maintainers, mm ones to linux-mm' '
 	x86=$(ls "$TOP"/patches/*REP-MOVSB*.mbox) && mm=$(ls "$TOP"/patches/0002-mm-*.mbox) &&
@@ -143,5 +143,19 @@ test_expect_success 'SEND=self: the real mails to FROM alone, no CI needed' '
 	smtp && send SEND=self || { cat err; return 1; }
 	[ "$(grep -c . rcpts)" = "$(mails)" ] && ! grep -v "^-i t@example.org\$" rcpts &&
 	[ "$(grep -c "^Subject: \[PATCH" mails)" = "$(mails)" ] && ! grep -qi "^\(to\|cc\): .*kernel.org" mails
+'
+test_expect_success 'the dry run gives each recipient'"'"'s reason and mails; SEND_TO and SEND_CC reach every mail; an address list that is not one is refused' '
+	smtp && GATE=ack ci_dir && send SEND_CC="Rev Iewer <rev@example.org>" || { cat err; return 1; }
+	cat out err &&
+	grep -q "^  Thomas Gleixner <tglx@linutronix.de>: maintainer:X86 ARCHITECTURE (32-BIT AND 64-BIT); patches [0-9 ]* and the cover$" out &&
+	grep -q "^  linux-mm@kvack.org: open list:MEMBLOCK AND MEMORY MANAGEMENT INITIALIZATION; patches [0-9 ]* and the cover$" out &&
+	grep -q "^  Rev Iewer <rev@example.org>: SEND_CC, every mail$" out &&
+	send SEND=1 SEND_TO="list@example.org" SEND_CC="Rev Iewer <rev@example.org>" || { cat err; return 1; }
+	# (git send-email folds long headers: unfolded first)
+	awk "/^[ \t]/ { sub(/^[ \t]+/, \" \"); l = l \$0; next } { if (NR > 1) print l; l = \$0 } END { print l }" mails >unf &&
+	[ "$(grep -c "^To: .*list@example.org" unf)" = "$(mails)" ] &&
+	[ "$(grep -c "^Cc: .*Rev Iewer <rev@example.org>" unf)" = "$(mails)" ] && rm -r sent &&
+	{ rc=0; send SEND_TO="two@example.org three@example.org" || rc=$?; } && [ $rc = 2 ] &&
+	grep -q "SEND_TO: .two@example.org three@example.org. is not one address" err && [ ! -e rcpts ]
 '
 done_testing
