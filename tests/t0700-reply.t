@@ -76,7 +76,18 @@ test_expect_success 'make reply: Tested-by when every measured claim held; none 
 	posted_cover &&
 	$MK reply REPORT="$PWD/rep/r.json" COVER="$PWD/posted.mbox" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" 2>err &&
 	grep -qx "Tested-by: $FROM" reply.mbox &&
-	sed -n "/^  rep-movsb\/below-512\$/,/^  [a-z]/p" reply.mbox | grep -q "reproduced: *not measured here"
+	sed -n "/^  rep-movsb\/below-512\$/,/^  [a-z]/p" reply.mbox | grep -q "reproduced: *not measured here" &&
+	# exactly one measured claim that did not hold: no Tested-by, that one named
+	python3 - rep/r.json <<-\PY &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	c = [c for c in r["claims"] if c["id"] == "template/nd_pmem"][0]
+	c["verdict"] = "not reproduced: opposite direction (edited for the test)"
+	json.dump(r, open(sys.argv[1], "w"))
+	PY
+	$MK reply REPORT="$PWD/rep/r.json" COVER="$PWD/posted.mbox" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" 2>err &&
+	! grep -q "^Tested-by:" reply.mbox &&
+	tr "\n" " " <reply.mbox | grep -q "No Tested-by: 1 of the [0-9]* claims measured here did not reproduce in direction: template/nd_pmem[.]"
 '
 
 test_expect_success 'make reply: no report, a cover without a Message-Id, a table by CPU, a report of other commits: an error, the reply left as it was' '
@@ -87,8 +98,11 @@ test_expect_success 'make reply: no report, a cover without a Message-Id, a tabl
 	r["columns"] = r["columns"][1:]
 	json.dump(r, open(sys.argv[2], "w"))
 	PY
-	expect_fail env REPORT=$PWD/other.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
-	grep_err "^reply: report: .*other.json is of [0-9a-f]{12}[.][.][0-9a-f]{12}, but the series here is e9b351700f1f[.][.]" &&
+	# the series here: a repository of its own (this file runs beside
+	# t0030, which applies the real one)
+	fake_series repo && b=$(git -C repo rev-parse --short=12 HEAD~2) && h=$(git -C repo rev-parse --short=12 HEAD) &&
+	expect_fail env KERNEL_TREE=$SCRATCH/repo REPORT=$PWD/other.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
+	grep_err "^reply: report: .*other.json is of [0-9a-f]{12}[.][.]3b879388e93c, but the series here is $b[.][.]$h" &&
 	expect_fail env REPORT=$PWD/none.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
 	grep_err "^reply: report: .*none.json is missing" &&
 	grep -v "^Message-Id:" "$TOP/patches/0000-cover-letter.mbox" >cover.mbox &&
