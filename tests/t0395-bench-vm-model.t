@@ -68,7 +68,7 @@ test_expect_success 'run.sh --model: bad values are usage errors; cache puts the
 	! grep -q -- -plugin cmd
 '
 
-test_expect_success 'bench-vm-collect --model: records with the model and its label; a missing window or end is an error' '
+test_expect_success 'bench-vm-collect --model: records with the model and its label; a missing window or end, unpaired markers, a short write are errors' '
 	printf "hello\tkernel=k\tboot_us=1\tns0_size=1\tns1_size=1\nsample\tdriver=nd_pmem\tcase=first\tindex=0\tpages=2\tmemmap_ms=3\tlines=1\tbind_us=4\tunbind_us=0\tboot_us=5\twindow=1\nsynthetic\tkind=mov\tbytes=64\twindow=2\ndone\n" >agent.out &&
 	{
 		printf "model\tname=cache\tl1d_size=49152\tllc_size=16777216\n" &&
@@ -88,6 +88,13 @@ test_expect_success 'bench-vm-collect --model: records with the model and its la
 	grep_err "model: no counts for window 3 of the agent" &&
 	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --model none.out agent.out >rec &&
 	grep_err "model: none.out cannot be read" &&
+	# markers the plugin could not pair: its counts are of no window
+	sed "s/bad_markers=0/bad_markers=1/" model.out >marks.out &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --model marks.out agent.out >rec &&
+	grep_err "model: marks.out: windows opened inside a window or closed outside one" &&
+	sed "s/write=ok/write=short/" model.out >short.out &&
+	expect_fail "$BENCH_VM_BIN/bench-vm-collect" --build "$BUILD_ID" --model short.out agent.out >rec &&
+	grep_err "model: the plugin could not write all of short.out" &&
 	for v in inf nan 0x10 -1 1e; do
 		# a value no count can be: an error of the model, and the
 		# records of the binds are kept
