@@ -18,7 +18,7 @@
 # lists them), over lib/ (LIB_OBJ, the top-level Makefile, which compiles
 # and links them).
 CI_OBJ = $(call objs,ci/gate.c ci/out-text.c ci/out-md.c ci/out-json.c ci/format.c \
-	 ci/outputs.c ci/functions.c ci/predict.c ci/builds.c)
+	 ci/outputs.c ci/functions.c ci/predict.c ci/builds.c ci/summary.c)
 
 C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-reproduce $(BIN)/claims-lint
 $(BIN)/ci-report: $(call objs,ci/report-main.c ci/claims.c ci/plots.c) $(CI_OBJ) $(LIB_OBJ)

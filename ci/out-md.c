@@ -224,7 +224,9 @@ void md_write(struct report *r, FILE *f)
 		merge_md(r, f);
 		return;
 	}
-	fputs("# CI report\n\n## Commits\n\n| # | commit | subject | hosts | reused from |\n"
+	fputs("# CI report\n\n", f);
+	summary_write(r, f, 1);
+	fputs("## Commits\n\n| # | commit | subject | hosts | reused from |\n"
 	      "|---|---|---|---|---|\n", f);
 	for (c = 0; c < t->ncols; c++) {
 		fprintf(f, "| %zu | %s | ", c, short_id(t->cols[c].key).s);

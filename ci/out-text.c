@@ -270,6 +270,7 @@ int text_write(struct report *r, FILE *f)
 {
 	size_t c, i;
 
+	summary_write(r, f, 0);
 	reused_write(r, f);
 	builds_write(r, f, 0);
 	for (c = 1; c < r->t.ncols; c++)

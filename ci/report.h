@@ -194,6 +194,9 @@ void text_changelog(const struct report *r, FILE *f);
 void text_changes(const struct report *r, FILE *f, size_t c);
 int row_shown(const struct report *r, const struct row *w, size_t c);
 
+/* summary.c: per patch, its claims held, not, or not told here, and the evidence */
+void summary_write(const struct report *r, FILE *f, int md);
+
 /* out-md.c */
 void md_write(struct report *r, FILE *f);
 

@@ -9,7 +9,7 @@
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 5
+plan 6
 
 # in a directory with patches/, as make runs it: the series names the commits
 report() {
@@ -23,6 +23,30 @@ test_expect_success 'text and Markdown equal the golden files' '
 	report &&
 	diff -u "$TOP/tests/golden/ci-report.txt" r.txt &&
 	diff -u "$TOP/tests/golden/ci-report.md" r.md
+'
+
+test_expect_success 'the summary at the top: per patch, its claims held, not reproduced, not told, counted again from report.json'"'"'s verdicts' '
+	report && python3 - r.json r.md <<-\PY
+	import json, sys
+	claims = json.load(open(sys.argv[1]))["claims"]
+	rows = {}
+	for c in claims:
+	    v = c["verdict"]
+	    k = 0 if v.startswith(("reproduced", "direction reproduced")) else 1 if v.startswith("not reproduced") else 2
+	    rows.setdefault(c["source"], [0, 0, 0])[k] += 1
+	md = open(sys.argv[2]).read().split("\n")
+	top = md[md.index("## Summary"):md.index("## Commits")]
+	got = {}
+	for l in top:
+	    if l.startswith("| ") and not l.startswith(("| patch", "| all")):
+	        f = [x.strip() for x in l.strip("|").split(" | ")]
+	        got[f[0]] = [int(f[2]), int(f[3]), int(f[4])]
+	        assert int(f[1]) == sum(got[f[0]]), l
+	assert got == rows, (got, rows)
+	tot = [l for l in top if l.startswith("| all |")][0]
+	assert tot.startswith("| all | %d | %d | %d | %d |" % (len(claims), *[sum(r[i] for r in rows.values()) for i in range(3)])), tot
+	assert any(r[1] for r in rows.values()) and any(r[0] for r in rows.values()) and any(r[2] for r in rows.values())
+	PY
 '
 
 test_expect_success 'changelog lines and claims name the figures' '
