@@ -372,8 +372,13 @@ fi
 # step is the seconds that step took for the commit it replaces (the
 # same subject: a patch of the series reworked), when it ran there
 if [ -z "$one_step$vm_runner$report_only" ]; then
-	# shellcheck disable=SC2086 # commit ids, a word each
-	commit_subjects $commits | awk -F '\t' -v old="$CI_OUT/.subjects" '
+	# (commits.txt has them, but for a view's commits)
+	if [ -z "$view" ]; then
+		cat "$CI_OUT/commits.txt"
+	else
+		# shellcheck disable=SC2086 # commit ids, a word each
+		commit_subjects $commits
+	fi | awk -F '\t' -v old="$CI_OUT/.subjects" '
 		BEGIN { while ((getline l < old) > 0) { split(l, f, "\t"); o[++n] = l; c[n] = f[1] } }
 		{ now[$1] = 1; add[++m] = $0 }
 		END {
