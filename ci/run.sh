@@ -510,12 +510,21 @@ typical_seconds() {
 	fi
 }
 
+# settings_of: the lines of a step's inputs (stdin) that are settings
+# (NS_SIZE's "ns_size 100G", ...): not its commit, a file's or a tool's hash
+settings_of() {
+	awk '$1 != "commit" && $1 != "tool" && $1 != "missing" && !(NF == 2 && $1 ~ /^[0-9a-f]+$/)' | sort
+}
+
 # ran_seconds COMMIT STEP: sets rsec, the seconds of COMMIT's last good
 # run of STEP when the step ran there (not results reused from another
 # commit, or a build linked from one: seconds that say nothing of a run)
+# with the settings it has now ($inputs: 30 rebinds take longer than 5)
 ran_seconds() {
 	rsec=
 	[ -f "$CI_OUT/$1/$2.stamp" ] && [ ! -e "$CI_OUT/$1/$2/reused-from" ] || return 1
+	[ "$(settings_of <"$CI_OUT/$1/$2/inputs" 2>/dev/null)" = "$(printf '%s\n' "$inputs" | settings_of)" ] ||
+		return 1
 	read -r rsec 2>/dev/null <"$CI_OUT/$1/$2/seconds" || return 1
 	case $rsec in '' | *[!0-9]*) rsec= && return 1 ;; esac
 	! grep -qs '"reused_from"' "$CI_OUT/$1/$2/records.jsonl" || { rsec= && return 1; }

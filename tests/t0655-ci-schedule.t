@@ -50,7 +50,7 @@ setup() {
 		rm -f "$SCRATCH/$1.$2.running"
 		echo "end $1 $2" >>"$SCRATCH/order"
 	}
-	step_build_inputs() { echo "commit $1"; }
+	step_build_inputs() { echo "commit $1"; echo "jobs ${FAKE_JOBS:-2}"; }
 	step_build_run() { step build "$1"; }
 	# not in CI_ALL_STEPS: for CI_STEPS that name it
 	step_checks_inputs() { echo "commit $1"; }
@@ -139,7 +139,7 @@ test_expect_success 'the estimate before a first run: whole builds for the base 
 	grep -q "plan: 3 of 3 steps to run, schedule overlap: about 11 min 39 s" ci.err
 '
 
-test_expect_success 'a reworked patch (a new commit, the same subject): its steps expected to take what they took for the one it replaces, never a reuse'"'"'s seconds' '
+test_expect_success 'a reworked patch (a new commit, the same subject): its steps expected to take what they took for the one it replaces, never a reuse'"'"'s seconds or another setting'"'"'s' '
 	setup && { CI_STEPS=build ci || :; } && echo 123 >"ci/$C3/build/seconds" && echo 77 >"ci/$C2/build/seconds" &&
 	echo 3b >repo/f && git -C repo commit -q -a --amend --no-edit && N3=$(git -C repo rev-parse HEAD) &&
 	git -C repo update-ref "$REF_NS/series" HEAD && [ "$N3" != "$C3" ] &&
@@ -150,7 +150,12 @@ test_expect_success 'a reworked patch (a new commit, the same subject): its step
 	echo "$C2" >"ci/$C3/build/reused-from" && CI_STEPS=build ci --plan &&
 	cat ci.out && grep -q "^$(printf %.12s "$N3") build  *~70s " ci.out &&
 	rm "ci/$C3/build/reused-from" && grep -q "x: commit 3" ci/.subjects &&
-	[ "$(grep -c "x: commit 3" ci/.subjects)" = 2 ]
+	[ "$(grep -c "x: commit 3" ci/.subjects)" = 2 ] &&
+	# seconds of other settings say nothing either: typical ones
+	FAKE_JOBS=4 CI_STEPS=build ci --plan && cat ci.out &&
+	grep -q "^$(printf %.12s "$N3") build  *~70s " ci.out &&
+	grep -q "^$(printf %.12s "$C2") build  *~70s  *now jobs 4" ci.out &&
+	CI_STEPS=build ci --plan && grep -q "^$(printf %.12s "$N3") build  *~123s " ci.out
 '
 
 test_expect_success 'the table of where the time went: a row per commit, the totals, up to date is 0; a rerun that did nothing keeps the last one that did' '
