@@ -114,6 +114,11 @@ send_verdict() {
 for v in SEND_TO SEND_CC; do
 	eval "lv=\${$v:-}"
 	# shellcheck disable=SC2154 # lv: set by the eval
+	# a backslash or a control character would make another header of
+	# the value (awk -v reads escapes; a line break ends a header)
+	case $lv in
+	*\\* | *[[:cntrl:]]*) usage_die "$v: a backslash or a control character is in it: addresses only" ;;
+	esac
 	printf '%s\n' "$lv" | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep . | while read -r a; do
 		printf '%s\n' "$a" | grep -Eqx '([^<>@]*<[^<>@ ]+@[^<>@ ]+>|[^<>@ ]+@[^<>@ ]+)' ||
 			usage_die "$v: '$a' is not one address: $v='Name <you@example.org>, other@example.org'"

@@ -162,6 +162,11 @@ test_expect_success 'the dry run gives each recipient'"'"'s reason and mails; SE
 	[ "$(grep -c "^To: .*list@example.org" unf)" = "$(mails)" ] &&
 	[ "$(grep -c "^Cc: .*Rev Iewer <rev@example.org>" unf)" = "$(mails)" ] && rm -r sent &&
 	{ rc=0; send SEND_TO="two@example.org three@example.org" || rc=$?; } && [ $rc = 2 ] &&
-	grep -q "SEND_TO: .two@example.org three@example.org. is not one address" err && [ ! -e rcpts ]
+	grep -q "SEND_TO: .two@example.org three@example.org. is not one address" err && [ ! -e rcpts ] &&
+	# a header made of the value: refused before anything is asked
+	for v in "Bob\\nBcc: evil <e@example.org>" "$(printf "Bob\nBcc: evil <e@example.org>")" "$(printf "a@b\rc")"; do
+		{ rc=0; send SEND=1 SEND_CC="$v" || rc=$?; } && [ $rc = 2 ] &&
+		grep -q "SEND_CC: a backslash or a control character is in it" err && [ ! -e rcpts ] || return 1
+	done
 '
 done_testing
