@@ -53,7 +53,9 @@
  * samples out without saying which ("preempted" or "clean"); "of N" after the statistic,
  * "N rebinds" or "N samples" other than the samples' count; "N runs"
  * other than one record set; an icount figure without "not hardware
- * time".
+ * time".  Records whose commits.txt starts at another base than the
+ * cover letter's base-commit: are refused (a repin: their figures are
+ * another kernel's until measured again).
  *
  * Exit: 0 every figure sourced, given and described as computed; 1 any
  * refusal (each on stderr: the file and line, what, and what to do);
@@ -104,6 +106,7 @@ struct dirset {
 static struct dirset *dirs;
 static size_t ndirs;
 static const char *series_path;	/* the series linted: the claims' too */
+static char series_base[41];	/* its cover letter's base-commit:, or "" */
 
 struct source;
 
@@ -113,6 +116,25 @@ struct where {
 };
 
 static struct where where(const struct source *s);
+
+/* series_base from the cover letter at PATH: its "base-commit: <id>" */
+static void base_of(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) >= 0)
+		if (sscanf(line, "base-commit: %40[0-9a-f]", series_base) == 1 &&
+		    strlen(series_base) == 40)
+			break;
+	if (strlen(series_base) != 40)
+		series_base[0] = '\0';
+	free(line);
+	fclose(f);
+}
 
 static struct dirset *dir_load(const struct source *src, const char *dir)
 {
@@ -144,6 +166,16 @@ static struct dirset *dir_load(const struct source *src, const char *dir)
 		d->has_commits = 1;
 	}
 	free(commits);
+	/* records of another base are another kernel's figures (a repin) */
+	if (d->has_commits && *series_base && d->r.t.ncols &&
+	    strcmp(d->r.t.cols[0].key, series_base)) {
+		refuse("%s: records: %s were measured on base %.12s, %s %.12s %s: %s",
+		       where(src).s, dir, d->r.t.cols[0].key, "and the series is on", series_base,
+		       "now (its cover letter's base-commit)",
+		       "measure them again on this base (make), or quote them with a cite line");
+		d->bad = 1;
+		return NULL;
+	}
 	table_build(&d->r.t, &d->rs);
 	claims_eval(&d->r);
 	return d;
@@ -917,6 +949,9 @@ int main(int argc, char **argv)
 	cover = xcalloc(r.series.n, sizeof(*cover));
 	for (i = 0; i < r.series.n; i++)
 		cover[i] = xcalloc(r.series.p[i].nfigs + 1, sizeof(**cover));
+	for (i = 0; i < r.series.n; i++)
+		if (!strcmp(r.series.p[i].status, "cover"))
+			base_of(r.series.p[i].path);
 
 	while (getline(&line, &cap, f) >= 0) {
 		struct source s = { .path = figures_path, .line = ++ln };

@@ -9,14 +9,15 @@
 # icount figures in "ms" without "not hardware time" (v2 3/7), means
 # called medians; and a figure off by its last printed digit, a claim's
 # percent changed, a prediction not called one, a cite whose reference is
-# gone; a figures line that cannot be right is named.  v2's stale cover
+# gone; a figures line that cannot be right is named; records of another
+# base than the cover letter's base-commit (a repin) are refused.  v2's stale cover
 # diffstat: make export writes format-patch's own (t0070).  make export
 # and make send refusing: t0070, t0074.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 LINT=$BIN/claims-lint
 [ -x "$LINT" ] || bail "$LINT is not built: run 'make tools'"
-plan 15
+plan 16
 RUN1=results/2026-12-01-series-v2/bench-run1.jsonl
 RUN2=results/2026-12-01-series-v2/bench-run2.jsonl
 V2HEAD1=874963143f76	# the v2 head measured in run 1
@@ -158,6 +159,13 @@ test_expect_success 'a prediction not called one, a report that does not print i
 	edit 0 "base v7.1-rc3 [2]:" "base v7.1-rc3:" &&
 	sed -i "s|base v7.1-rc3 \[2\]:|base v7.1-rc3:|" p/figures &&
 	refused "does not say .\[2\]., the source its figures are cited from"
+'
+
+test_expect_success 'a series on another base than its records (a repin): every set of records refused once, named with both bases' '
+	copy && sed -i "s/^base-commit: [0-9a-f]*$/base-commit: 0123456789abcdef0123456789abcdef01234567/" "$(mail 0)" &&
+	grep -q "^base-commit: 0123456789ab" "$(mail 0)" &&
+	refused "records: results/2026-12-04-series-v3/vm-icount-100G were measured on base e9b351700f1f, and the series is on 0123456789ab now (its cover letter.s base-commit): measure them again on this base (make), or quote them with a cite line" &&
+	[ "$(grep -c "records: results/2026-12-04-series-v3/vm-icount-100G were measured on base" err)" = 1 ]
 '
 
 test_expect_success 'figures lines that cannot be right: each named, nothing else said of them' '
