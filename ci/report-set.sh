@@ -51,7 +51,8 @@ done)
 [ -z "$extra" ] || warn "RESULTS: left out, their commits not in $set/commits.txt: ${extra% }"
 
 mkdir -p "$dest" || die "output: cannot create $dest"
-cp "$set/commits.txt" "$dest/commits.txt.tmp" && mv -f "$dest/commits.txt.tmp" "$dest/commits.txt" ||
+# (lib.sh: write_file: whole or not at all, never through a link there)
+write_file "$dest/commits.txt" cat "$set/commits.txt" ||
 	die "output: cannot write $dest/commits.txt (disk full?)"
 # an acknowledgement names a commit of the series (ci-report refuses
 # one outside it): one of a commit the set does not list is another
@@ -64,7 +65,7 @@ if [ -n "$outside" ]; then
 	GATE_ACK=/dev/null
 fi
 # whose records these are, for make reply
-printf '%s\n' "$set" >"$dest/set.tmp" && mv -f "$dest/set.tmp" "$dest/set" ||
+printf '%s\n' "$set" | write_file "$dest/set" ||
 	die "output: cannot write $dest/set (disk full?)"
 report_make "$dest" "$dest/commits.txt" "$dest/commits.txt" "$@"
 if [ -z "$made" ]; then
