@@ -171,8 +171,9 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 	# the dry run: each recipient's reason, and which mails
 	if [ "${SEND:-0}" = 0 ]; then
 		np=$(printf '%s\n' "$f" | sed -n 's/^0*\([0-9][0-9]*\)-.*/\1/p')
-		sh "$TOP/scripts/get-maintainer.sh" roles "$PATCHES/$f" | sed "s|\$|	${np:-$f}|" >>"$tmp/roles" ||
+		sh "$TOP/scripts/get-maintainer.sh" roles "$PATCHES/$f" >"$b.roles" ||
 			die "get_maintainer: no reasons for $f (see above); nothing sent"
+		sed "s|\$|	${np:-$f}|" "$b.roles" >>"$tmp/roles" || die "tmp: could not write $tmp/roles (disk full?)"
 	fi
 done
 # the cover letter goes to everyone any patch goes to
