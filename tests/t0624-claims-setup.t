@@ -65,7 +65,7 @@ test_expect_success 'the head measured at another namespace size: its claims are
 	! claim series-icount/ | grep -q "reproduced [0-9]" &&
 	claim template/nd_pmem | grep -q "reproduced 1115.00 -> 649.00 ms .*: reproduced: the claimed figures$" &&
 	# the reply: no Tested-by for it, the claim among those that did not hold
-	"$BIN/ci-reproduce" reply r.json patches/0000-cover-letter.mbox "T <t@example.org>" x >reply.mbox &&
+	"$BIN/ci-reproduce" reply r.json patches/0000-cover-letter.mbox "T <t@example.org>" x "the records of this test" "" >reply.mbox &&
 	sed -n "/^  series-icount\/nd_pmem\$/,/^  [a-z]/p" reply.mbox | tr -s " \n" " " |
 		grep -q "verdict: not comparable: ns 100 GiB vs ns 4 GiB" &&
 	! grep -q "^Tested-by:" reply.mbox &&
