@@ -123,7 +123,7 @@ void cost_nt(void *buf, size_t len, size_t reps);
 void cost_fence(void *buf, size_t len, size_t reps);
 void cost_reread(void *buf, size_t len, size_t reps);
 void cost_rep(void *dst, const void *src, size_t len, size_t reps);
-void cost_rep_short(void *dst, const void *src, size_t reps);
+void cost_rep_short(void *dst, const void *src, size_t len, size_t reps);
 
 void bench_nt_movnti(void *dst, size_t len);
 void bench_nt_avx512(void *dst, size_t len);

@@ -297,6 +297,9 @@ static const struct record *only_once(const struct records *rs, const struct rec
 
 #define MSG_NO_BOUND \
 	"times: %s:%u: %s has no params.bound (core, memory or serial): records of an older copy-bench"
+#define MSG_REP_NOT_SERIAL \
+	"times: %s:%u: %s makes REP copies and is bound by the %s side: records of a copy-bench " \
+	"from before REP was priced as serial (2026-12-06): run 'make costs' again"
 #define MSG_TOO_FEW "fit: %zu %s kernels for %zu %s classes: copy-bench's cost-classes has them all"
 #define MSG_SINGULAR \
 	"fit: GSL could not solve the %s side (its kernels' counts do not separate its classes)"
@@ -393,6 +396,8 @@ static int fit_table(const struct obs *o, size_t n, size_t skip, struct cost_tab
 
 	*chisq = 0;
 	*dof = 0;
+	/* fitted with today's sides (lib/costs.h), written in its records */
+	memcpy(t->side, cost_class_side, sizeof(t->side));
 	for (i = 0; i < NR_COST_SIDES; i++) {
 		double c = fit_side(o, n, skip, t, (enum cost_side)i, &d, why);
 
@@ -687,6 +692,14 @@ int main(int argc, char **argv)
 			die(MSG_OTHER_CPU, chk[i].rec->file, chk[i].rec->line, any->file,
 			    any->line);
 
+	/* REP is serial (lib/costs.h): a REP kernel bound otherwise is older */
+	for (i = 0; i < nfit; i++) {
+		const char *b = record_param_str(fit[i].rec, "bound");
+
+		if (fit[i].a[COST_REP_START] > 0 && b && strcmp(b, "serial"))
+			die(MSG_REP_NOT_SERIAL, fit[i].rec->file, fit[i].rec->line,
+			    fit[i].rec->case_name, b);
+	}
 	if (fit_table(fit, nfit, SIZE_MAX, &tab, &chisq, &dof, &why))
 		die("%s", why);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -799,15 +812,18 @@ int main(int argc, char **argv)
 		for (i = 0; i < NR_COST_CLASSES; i++) {
 			json_object *rec, *src;
 			json_object *p = json_object_new_object();
+			const char *side;
 			json_object *cv = json_object_new_array();
 			char cn[32];
 
 			snprintf(cn, sizeof(cn), "cost/%s", cost_class_names[i]);
+			side = cost_side_names[tab.side[i]];
 			rec = record_new(&ctx, COST_SUITE, cn, "ns_per_event", "ns");
 			record_add_sample(rec, tab.c[i]);
 			for (j = 0; j < NR_COST_CLASSES; j++)
 				json_object_array_add(cv, json_object_new_double(tab.cov[i][j]));
 			json_object_object_add(p, "table", json_object_new_string(id));
+			json_object_object_add(p, "side", json_object_new_string(side));
 			json_object_object_add(p, "sd",
 					       json_object_new_double(sqrt(tab.cov[i][i])));
 			json_object_object_add(p, "cov", cv);

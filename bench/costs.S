@@ -19,8 +19,9 @@
  *   cost_reread(buf, len, reps)    per line: 1 MOVNTI, SFENCE, then a load
  *                                  of the line streamed (series v1's RMW)
  *   cost_rep(dst, src, len, reps)  reps x REP MOVSB of len bytes
- *   cost_rep_short(dst, src, reps) reps x REP MOVSL of 64 bytes (16 x 4):
- *                                  a struct page as the kernel copies it
+ *   cost_rep_short(dst, src, len, reps)  reps x REP MOVSL of len bytes
+ *                                  (len / 4 iterations): a struct page as
+ *                                  an -Os kernel copies it
  * len is a multiple of 64, reps and count at least 1.
  */
 	.text
@@ -145,17 +146,19 @@ cost_rep:
 	ret
 	.size cost_rep, . - cost_rep
 
-/* rdi = dst, rsi = src, rdx = reps */
+/* rdi = dst, rsi = src, rdx = len, rcx = reps */
 	.globl cost_rep_short
 	.type cost_rep_short, @function
 cost_rep_short:
 	movq %rdi, %r8
 	movq %rsi, %r9
+	movq %rcx, %r10
+	shrq $2, %rdx
 1:	movq %r8, %rdi
 	movq %r9, %rsi
-	movl $16, %ecx
+	movq %rdx, %rcx
 	rep movsl
-	decq %rdx
+	decq %r10
 	jnz 1b
 	ret
 	.size cost_rep_short, . - cost_rep_short

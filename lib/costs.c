@@ -18,10 +18,27 @@ const char *const cost_class_names[NR_COST_CLASSES] = {
 };
 
 const enum cost_side cost_class_side[NR_COST_CLASSES] = {
+	COST_CORE, COST_CORE, COST_CORE, COST_SERIAL, COST_SERIAL,
+	COST_MEMORY, COST_MEMORY, COST_MEMORY, COST_MEMORY, COST_MEMORY, COST_MEMORY,
+	COST_SERIAL, COST_SERIAL,
+};
+
+/* the sides of a table whose records name none: REP on the core side */
+static const enum cost_side cost_class_side_v1[NR_COST_CLASSES] = {
 	COST_CORE, COST_CORE, COST_CORE, COST_CORE, COST_CORE,
 	COST_MEMORY, COST_MEMORY, COST_MEMORY, COST_MEMORY, COST_MEMORY, COST_MEMORY,
 	COST_SERIAL, COST_SERIAL,
 };
+
+static int side_of(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NR_COST_SIDES; i++)
+		if (!strcmp(name, cost_side_names[i]))
+			return i;
+	return -1;
+}
 
 const char *const cost_side_names[NR_COST_SIDES] = { "core", "memory", "serial" };
 
@@ -105,7 +122,7 @@ int cost_tables(const struct records *rs, struct cost_table **v, size_t *n, char
 	*why = NULL;
 	for (i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
-		const char *id = record_param_str(r, "table");
+		const char *id = record_param_str(r, "table"), *side;
 		ssize_t k = class_of(r->case_name);
 		struct cost_table *t;
 		json_object *cov;
@@ -120,6 +137,14 @@ int cost_tables(const struct records *rs, struct cost_table **v, size_t *n, char
 			return -1;
 		}
 		t = table_of(v, n, id);
+		side = record_param_str(r, "side");
+		if (side && side_of(side) < 0) {
+			*why = xasprintf("%s:%u: params.side '%s' is not core, memory or serial",
+					 r->file, r->line, side);
+			return -1;
+		}
+		t->side[k] = side ? (enum cost_side)side_of(side) : cost_class_side_v1[k];
+		t->sides_named += !!side;
 		if (!isnan(t->c[k])) {
 			*why = xasprintf("%s:%u: table '%s' has cost/%s twice", r->file, r->line,
 					 id, cost_class_names[k]);
@@ -149,13 +174,21 @@ int cost_tables(const struct records *rs, struct cost_table **v, size_t *n, char
 			t->cov[k][j] = json_object_get_double(x);
 		}
 	}
-	for (i = 0; i < *n; i++)
+	for (i = 0; i < *n; i++) {
 		for (j = 0; j < NR_COST_CLASSES; j++)
 			if (isnan((*v)[i].c[j])) {
 				*why = xasprintf(no_class, (*v)[i].file, (*v)[i].id,
 						 cost_class_names[j]);
 				return -1;
 			}
+		/* a table's sides are named in all its records or in none */
+		if ((*v)[i].sides_named && (*v)[i].sides_named != NR_COST_CLASSES) {
+			*why = xasprintf("%s: table '%s' names params.side in %d of its %d records",
+					 (*v)[i].file, (*v)[i].id, (*v)[i].sides_named,
+					 NR_COST_CLASSES);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -172,7 +205,7 @@ double cost_side_sum(const struct cost_table *t, const double a[NR_COST_CLASSES]
 	size_t i;
 
 	for (i = 0; i < NR_COST_CLASSES; i++)
-		if (cost_class_side[i] == side)
+		if (t->side[i] == side)
 			s += a[i] * t->c[i];
 	return s;
 }
@@ -192,7 +225,7 @@ void cost_predict_counts(const struct cost_table *t, const double *a, size_t n, 
 		enum cost_side larger = core >= mem ? COST_CORE : COST_MEMORY;
 
 		for (i = 0; i < NR_COST_CLASSES; i++)
-			if (cost_class_side[i] == larger || cost_class_side[i] == COST_SERIAL)
+			if (t->side[i] == larger || t->side[i] == COST_SERIAL)
 				d[i] += ap[i];
 	}
 	for (i = 0; i < NR_COST_CLASSES; i++) {

@@ -14,10 +14,6 @@
  *                       so takes one load too many off: in the kernel's
  *                       bind windows REP STOS is under 1% of the loads)
  *           store       cached stores, less REP iterations
- *           rep_byte    bytes of REP MOVS/STOS
- *           rep_start   REP MOVS/STOS started (rep_starts): the start-up a
- *                       short REP (an -Os kernel's 64-byte struct page
- *                       copy, REP MOVSL; not an -O2 one's) pays per copy
  *   memory  l1_load_miss, l1_store_miss   L1d misses the LLC serves
  *           llc_load    lines read from memory for a load
  *           llc_store   lines read from memory for a store (write-allocate)
@@ -25,6 +21,18 @@
  *           nt_line     64-byte lines of streaming stores (nt_bytes / 64)
  *   serial  fence       SFENCE and MFENCE
  *           nt_reread   misses on a line a streaming store has in flight
+ *           rep_byte    bytes of REP MOVS/STOS
+ *           rep_start   REP MOVS/STOS started (rep_starts): the start-up a
+ *                       short REP (an -Os kernel's 64-byte struct page
+ *                       copy, REP MOVSL; not an -O2 one's) pays per copy
+ * REP is serial: a string instruction's copy does not overlap the memory
+ * traffic around it.  Priced on the core side (the rule of the tables
+ * fitted before 2026-12-06, whose records name no side, and are read so),
+ * the replica's REP MOVSL copies of 64-96 B a struct page were predicted
+ * -17..-34% at 4M pages (records of results/2026-12-05-costs-amd-epyc-
+ * two-runs fitted again: out of sample, median |error| 17.1 -> 11.6%,
+ * worst 33.8 -> 26.0%).  A table's records say each class's side
+ * (params.side), and a prediction prices with the table's own.
  * Costs are ns per event, extra to the classes above them on its side (a
  * load that misses costs load + l1_load_miss + llc_load).
  *
@@ -46,7 +54,8 @@
  * fit time), with the CPU's microcode and caches; params.model_error_rel
  * and params.run_spread_rel (one standard deviation, relative), absent in
  * tables fitted before they were measured (2026-12-02: read as 0, and
- * has_error_terms says so).
+ * has_error_terms says so); params.side the class's side (absent before
+ * 2026-12-06: REP on the core side then).
  *
  * API:
  *   cost_counts(get, arg, a)       the classes of one window's events
@@ -72,6 +81,7 @@ enum cost_class {
 
 enum cost_side { COST_CORE, COST_MEMORY, COST_SERIAL, NR_COST_SIDES };
 
+/* the sides a table is fitted with now (a table read has its own: side[]) */
 extern const enum cost_side cost_class_side[NR_COST_CLASSES];
 extern const char *const cost_side_names[NR_COST_SIDES];
 extern const char *const cost_class_names[NR_COST_CLASSES];
@@ -92,6 +102,8 @@ int cost_counts(double (*get)(const char *event, void *arg), void *arg,
 
 struct cost_table {
 	const char *id;		/* params.table: "<CPU> on <host>, fit <time>" */
+	enum cost_side side[NR_COST_CLASSES];	/* params.side, or the old rule's */
+	int sides_named;	/* records of it that name params.side */
 	const char *cpu;	/* the CPU's brand string */
 	const char *microcode;	/* or NULL */
 	double c[NR_COST_CLASSES];

@@ -7,15 +7,15 @@
 # of 10%/sqrt(2), and the replica passes whose priced mix is a fit
 # kernel's are marked in sample; timings the additive model cannot make
 # (one kernel 60% off) are refused as a table that does not fit, as is a
-# fit with no kernel to hold out (the 13-kernel set of 2026-12-02); bad
-# inputs are clear errors that write no table.  The classes and sides
+# fit with no kernel to hold out (one kernel a class, as 2026-12-02's); bad
+# inputs are clear errors that write no table, and so are records of a
+# copy-bench from before REP was priced on the serial side.  The classes and sides
 # are computed here a second time, in Python, from lib/costs.h.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 plan 5
 FIT=$BIN/cost-fit
-RES=$TOP/results/2026-12-05-costs-amd-epyc-two-runs
-OLD=$TOP/results/2026-12-02-costs-amd-epyc
+RES=$TOP/results/2026-12-06-costs-amd-epyc-rep-serial
 [ -x "$FIT" ] || bail "$FIT is not built: run 'make tools'"
 [ -f "$RES/cost-classes.counts" ] || bail "$RES: no counted kernels"
 
@@ -28,7 +28,7 @@ synth() {
 	import glob, json, sys
 	costs = {k: float(v) for k, v in (kv.split("=") for kv in sys.argv[1].split(","))}
 	res, recs, factor, odd = sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5]
-	side = {"insn": 0, "load": 0, "store": 0, "rep_byte": 0, "rep_start": 0,
+	side = {"insn": 0, "load": 0, "store": 0, "rep_byte": 2, "rep_start": 2,
 	        "l1_load_miss": 1, "l1_store_miss": 1, "llc_load": 1, "llc_store": 1,
 	        "writeback": 1, "nt_line": 1, "fence": 2, "nt_reread": 2}
 	def classes(e):
@@ -93,6 +93,10 @@ bad = [k for k in want if abs(got[k] - float(want[k])) > 1e-4 * float(want[k])]
 assert not bad, [(k, got[k], want[k]) for k in bad]
 assert all(r[\"suite\"] == \"cost-table\" and len(r[\"params\"][\"cov\"]) == 13 and r[\"cpu\"][\"vendor\"] for r in tab)
 assert all(r[\"params\"][\"dof\"] == 13 and r[\"params\"][\"model_error_rel\"] < 1e-4 for r in tab)
+serial = {\"fence\", \"nt_reread\", \"rep_byte\", \"rep_start\"}
+core = {\"insn\", \"load\", \"store\"}
+assert all(r[\"params\"][\"side\"] == (\"serial\" if r[\"case\"][5:] in serial else
+           \"core\" if r[\"case\"][5:] in core else \"memory\") for r in tab), tab
 assert all(abs(r[\"params\"][\"run_spread_rel\"] - 0.1 / math.sqrt(2)) < 1e-9 for r in tab)
 chk = [json.loads(l) for l in open(\"check.jsonl\")]
 assert chk and all(r[\"params\"][\"run\"] == \"another\" for r in chk)
@@ -105,7 +109,7 @@ assert ins and all(r[\"params\"][\"same_mix_as\"].startswith(\"cost/\") for r in
 '
 
 test_expect_success 'one kernel 60% off what the others say: the table does not fit, said, no table' '
-	synth "$COSTS" "" 1 cost/load-llc-2m=1.6 >times.jsonl &&
+	synth "$COSTS" "" 1 cost/load-llc-4m=1.6 >times.jsonl &&
 	expect_fail "$FIT" --times times.jsonl $(counts) --table t.jsonl --check c.jsonl &&
 	cat out && grep -q "the table does not fit: [0-9]* kernels held out miss by more than 25%" out &&
 	grep_err "the table does not fit this CPU: [0-9]* kernels held out miss by more than 25%" &&
@@ -113,9 +117,10 @@ test_expect_success 'one kernel 60% off what the others say: the table does not 
 	"$FIT" --times times.jsonl $(counts) --max-held-out-pct 1000 --table t.jsonl >fit.txt && [ -s t.jsonl ]
 '
 
-test_expect_success 'one kernel a class (the 13 of 2026-12-02): nothing to hold out, no table' '
-	set -- && for c in "$OLD"/*.counts; do set -- "$@" --counts "${c%.counts}"; done &&
-	expect_fail "$FIT" --times "$OLD/records.jsonl" "$@" --table t.jsonl &&
+test_expect_success 'one kernel a class (13, as the set of 2026-12-02 had): nothing to hold out, no table' '
+	grep -E "\"case\": *\"cost/(alu|load-l1|store-l1|load-llc|store-llc|load-mem|store-mem|rmw-mem|nt-mem|fence|reread|rep-l1|rep-short)\"" \
+		"$RES/records.jsonl" >one.jsonl && [ "$(grep -c . one.jsonl)" = 13 ] &&
+	expect_fail "$FIT" --times one.jsonl $(counts) --table t.jsonl &&
 	grep -q "chi^2 0.0 on 0 degrees of freedom .none left: the fit cannot be seen to fail." out &&
 	grep_err "no kernel can be held out .every class has one kernel.: no table written" && [ ! -e t.jsonl ]
 '
@@ -151,7 +156,12 @@ test_expect_success 'bad inputs: a clear error, and no table written' '
 	grep_err "the fit needs at least 13" && [ ! -e t.jsonl ] &&
 	head -n 1 times.jsonl | sed "s/\"time\": *\"[^\"]*\"/\"time\": \"2000-01-01T00:00:00Z\"/" >>times.jsonl &&
 	expect_fail "$FIT" --times times.jsonl --counts w --table t.jsonl &&
-	grep_err "measured twice: give one run.s records" && [ ! -e t.jsonl ]
+	grep_err "measured twice: give one run.s records" && [ ! -e t.jsonl ] &&
+	sed "/\"case\": *\"cost\/rep-short\"/ s/\"bound\": *\"serial\"/\"bound\": \"core\"/" \
+		"$RES/records.jsonl" >core-rep.jsonl && ! cmp -s core-rep.jsonl "$RES/records.jsonl" &&
+	expect_fail "$FIT" --times core-rep.jsonl $(counts) --table t.jsonl &&
+	grep_err "core-rep.jsonl:[0-9]*: cost/rep-short makes REP copies and is bound by the core side: records of a copy-bench from before REP was priced as serial .2026-12-06.: run .make costs. again" &&
+	[ ! -e t.jsonl ]
 '
 
 done_testing
