@@ -170,6 +170,17 @@ test_skip() {
 	echo "ok $T - $1 # SKIP $2"
 }
 
+# pipeline_lock: the rest of this test (or of the file, called outside
+# one) holds the suite's pipeline lock, $TEST_OUT/.pipeline.lock on fd 9.
+# run-suite.sh runs the guests and checks lanes side by side, and both
+# have tests that start ci/run.sh on $OUT, whose $OUT/.run.lock refuses
+# a second run there (lib.sh: out_lock): such a test waits here until the
+# other lane's has ended.  The kernel lets go when the test's subshell
+# and what it started have closed fd 9.
+pipeline_lock() {
+	exec 9>>"$TEST_OUT/.pipeline.lock" && flock 9
+}
+
 # expect_fail CMD...: CMD must exit 1 (a failure, not a usage error or a
 # crash); its stderr is left in $SCRATCH/err for the checks that follow.
 expect_fail() {

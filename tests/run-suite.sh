@@ -21,30 +21,50 @@ if [ "${TEST_QUICK:-}" = 1 ]; then
 	left_out=$(grep -l '^# test-quick: no: ' tests/*.t)
 	files=$(grep -L '^# test-quick: no: ' tests/*.t)
 fi
-# Two lanes (prove -j): the files that share the run's state (the
-# worktree, its refs, the kernel builds, the guests: they set it up or
-# use it, in name order) one after the other; beside them, the files
-# whose header says '# test-parallel: <why>' (each keeps to its own
-# scratch directories), as many at once as the jobs left allow.  The
-# shared lane comes first in the rules, so a free job goes to it before
-# a parallel file.  One job more than cores: a good part of the suite
-# waits (the kernel tree's disk writes, the signal tests' sleeps, fake
-# guests that never boot); measured on 2 cores, make test-quick's prove
-# took 214 s with 3 jobs, 239 s with 2.  TEST_JOBS=1: every file one
-# after the other.
+# The lanes (prove -j, run by tests/harness.pl, which says what prove's
+# --rules cannot): the files that share the run's state (the worktree,
+# its refs, the kernel builds, the guests: they set it up or use it) one
+# after the other in name order, but for two lanes of them side by side:
+# the files whose header says '# test-lane: guests: <why>' (the head's
+# kernel, build.sh's builds, bench-vm's outputs) and those that say
+# '# test-lane: checks: <why>' (the checks worktree, its objects and the
+# KUnit kernels; no build.sh, no guest), once every shared file before
+# them has ended, and the shared files after them once both lanes are
+# done.  A test of either lane that starts ci/run.sh (whose lock on
+# $OUT refuses a second run) takes tests/lib.sh's pipeline_lock first;
+# tests/t0003 checks both rules.  Beside all of it, the files whose
+# header says '# test-parallel: <why>' (each keeps to its own scratch
+# directories), as many at once as the jobs left allow.  Without the two
+# lanes the shared files ran alone for the last ~45 of a cold run's 73
+# minutes, one core idle while a guest or a single-threaded check ran.
+# The shared files take a free job before a parallel file.  One job more
+# than cores: a good part of the suite waits (the kernel tree's disk
+# writes, the signal tests' sleeps, fake guests that never boot);
+# measured on 2 cores, make test-quick's prove took 214 s with 3 jobs,
+# 239 s with 2.  TEST_JOBS=1: every file one after the other.
 jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
-# (TAP::Parser::Scheduler takes the first runnable job breadth first: a
-# parallel file given as 'par=' would sit above the shared lane and go
-# first, so each is a sequence of one, at the shared lane's depth)
-shared=$(grep -L '^# test-parallel: ' tests/*.t | sed 's|^tests/||; s|\.t$||' | paste -sd, -)
-set -- --rules="seq=tests/{$shared}.t"
+# shellcheck disable=SC2086 # test files, a word each
+set -- $files
+[ -d "$1" ] && set -- "$1"*.t
+lane_of() {
+	sed -n 's/^# test-lane: \([a-z]*\): .*/\1/p; s/^# test-parallel: .*/parallel/p' "$1" | head -n 1
+}
+pre='' post='' guests='' checks='' par=''
+for f; do
+	case $(lane_of "$f") in
+	parallel) par="$par $f" ;;
+	guests) guests="$guests,$f" ;;
+	checks) checks="$checks,$f" ;;
+	*) if [ -z "$guests$checks" ]; then pre="$pre,$f"; else post="$post,$f"; fi ;;
+	esac
+done
 # The parallel files, the longest first by the last run's prove.log: a
 # long one started last keeps a core busy after all else has ended.
 # Those it did not time (new, failed, no log: a clean clone) come
 # first, in name order.
-par=$(grep -l '^# test-parallel: ' tests/*.t)
 if [ -f "$log" ]; then
-	par=$(printf '%s\n' "$par" | awk -v plog="$log" '
+	# shellcheck disable=SC2086 # test files, a word each
+	par=$(printf '%s\n' $par | awk -v plog="$log" '
 		BEGIN {
 			while ((getline l < plog) > 0)
 				if (match(l, /tests\/[^ ]+\.t \.+ ok +[0-9]+ ms/)) {
@@ -52,20 +72,18 @@ if [ -f "$log" ]; then
 					ms[w[1]] = w[4]
 				}
 		}
-		{ print (($0 in ms) ? ms[$0] : 999999999), $0 }' | sort -k1,1nr -k2,2 | cut -d" " -f2)
+		NF { print (($0 in ms) ? ms[$0] : 999999999), $0 }' | sort -k1,1nr -k2,2 | cut -d" " -f2)
 fi
-for f in $par; do
-	set -- "$@" --rules="seq=$f"
-done
-# --merge: one pipe a file.  tests/lib.sh sends stderr to stdout, and
+# merge: one pipe a file.  tests/lib.sh sends stderr to stdout, and
 # the stderr pipe's early end made prove's reader wait on that file's
 # stdout alone until its next line: a parallel file's end was seen only
 # when the shared lane's file ended (measured: t0075, 0.4 s alone, took
 # 72 s beside t0050), and the lane stood still meanwhile.
-# --timer: each file's line starts with the time it ended and ends with
+# timer: each file's line starts with the time it ended and ends with
 # the milliseconds it took: where the suite's time goes
 # shellcheck disable=SC2086 # test files, a word each
-prove -f --merge --timer -j"$jobs" "$@" $files 2>&1 | tee "$log" || rc=1
+perl tests/harness.pl "$jobs" "${pre#,}" "${guests#,}" "${checks#,}" -- "${post#,}" -- $par 2>&1 |
+	tee "$log" || rc=1
 # tee hides prove's exit status: the summary says it
 grep -qx 'Result: PASS' "$log" || rc=1
 echo

@@ -10,13 +10,13 @@
 # tools, which the other lane may be running.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 
 # mini_suite BODY: a test file with BODY in a scratch copy of the harness;
 # runs it, output in mini.out, exit status in mini.rc; off CI (CI unset,
 # whatever runs this suite) unless MINI_CI=true
 mini_suite() {
-	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" mini/tests/ &&
+	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" "$TOP/tests/harness.pl" mini/tests/ &&
 	printf '#!/bin/sh\n. "$(dirname "$0")/lib.sh"\n%s\n' "$1" >mini/tests/t.t &&
 	rc=0 && env -u XCS_TEST_ENV -u CI ${MINI_CI:+CI=$MINI_CI} TEST_OUT="$SCRATCH/mini-out" \
 		sh mini/tests/t.t >mini.out 2>&1 || rc=$?
@@ -94,7 +94,7 @@ test_expect_success 'test-quick: a file that builds a kernel or boots a guest sa
 		grep -q "^# test-quick: no: [a-z]" "$f" && tag=1
 		[ $uses = $tag ] || { echo "${f##*/}: builds or boots: $uses, tagged: $tag"; return 1; }
 	done &&
-	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" mini/tests/ &&
+	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" "$TOP/tests/harness.pl" mini/tests/ &&
 	printf "#!/bin/sh\n. \"\$(dirname \"\$0\")/lib.sh\"\nplan 1\ntest_expect_success a true\ndone_testing\n" >mini/tests/t1-a.t &&
 	{ printf "#!/bin/sh\n# test-quick: no: boots a guest\n"; sed 1d mini/tests/t1-a.t; } >mini/tests/t2-b.t &&
 	(cd mini && TEST_QUICK=1 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >quick.out 2>&1; cat quick.out &&
@@ -109,7 +109,7 @@ test_expect_success 'lanes: files without a test-parallel header run one after t
 		! grep -v "^[[:space:]]*#" "$f" | grep -Eq "$p" ||
 			{ echo "${f##*/}: parallel, but uses the shared state: $(grep -v "^[[:space:]]*#" "$f" | grep -Em1 "$p")"; return 1; }
 	done &&
-	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" mini/tests/ &&
+	mkdir -p mini/tests && cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" "$TOP/tests/harness.pl" mini/tests/ &&
 	for n in s1 s2 s3; do
 		printf "#!/bin/sh\n. \"\$(dirname \"\$0\")/lib.sh\"\nplan 1\ntest_expect_success a \"echo $n-start >>\\\$TEST_OUT/order; sleep 1; echo $n-end >>\\\$TEST_OUT/order\"\ndone_testing\n" >mini/tests/t-$n.t || return 1
 	done &&
@@ -125,6 +125,45 @@ test_expect_success 'lanes: files without a test-parallel header run one after t
 	(cd mini && TEST_JOBS=2 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >lanes.out 2>&1; cat lanes.out mini/out/order &&
 	[ "$(grep "^p.-start" mini/out/order | tr "\n" " ")" = "p3-start p2-start p1-start " ] &&
 	tail -n 1 lanes.out | grep -q "^Result: PASS"
+'
+test_expect_success 'the guests and checks lanes: side by side once the shared files before them passed; the shared files after them once both ended; neither names the other'"'"'s state' '
+	# a lane file names none of the other lane'"'"'s state, and one that
+	# starts ci/run.sh (its $OUT/.run.lock) takes the suite'"'"'s lock first
+	nc() { grep -v "^[[:space:]]*#" "$1" | grep -Em1 "$2"; } &&
+	for f in $(grep -l "^# test-lane: guests: " "$TOP"/tests/*.t); do
+		! nc "$f" "checks/(checks|kunit|configs)\.sh|\\\$OUT/checks" ||
+			{ echo "${f##*/}: guests lane, but uses the checks lane'"'"'s state: $(nc "$f" "checks/")"; return 1; }
+	done &&
+	for f in $(grep -l "^# test-lane: checks: " "$TOP"/tests/*.t); do
+		! nc "$f" "scripts/build\.sh|bench-vm/run\.sh|bench_vm_kernel|--view (bench-vm|build)|-s (bench-vm|build|quick|ci) " ||
+			{ echo "${f##*/}: checks lane, but builds or boots: $(nc "$f" "build|bench")"; return 1; }
+	done &&
+	for f in $(grep -l "^# test-lane: " "$TOP"/tests/*.t); do
+		! nc "$f" "ci/run\.sh|make -C \"\\\$TOP\"[^|]* -s (checks|bench-vm|build|ci|quick|report)" ||
+			grep -q "pipeline_lock" "$f" || { echo "${f##*/}: starts ci/run.sh without pipeline_lock"; return 1; }
+	done &&
+	rm -rf mini && mkdir -p mini/tests &&
+	cp "$TOP/tests/lib.sh" "$TOP/tests/run-suite.sh" "$TOP/tests/harness.pl" mini/tests/ &&
+	for n in a1 g1 g2 h1 z9; do
+		case $n in g*) lane="# test-lane: guests: a guest" ;; h*) lane="# test-lane: checks: a check" ;; *) lane="#" ;; esac
+		printf "#!/bin/sh
+%s
+. \"\$(dirname \"\$0\")/lib.sh\"\nplan 1\ntest_expect_success a \"echo $n-start >>\\\$TEST_OUT/order; sleep 2; echo $n-end >>\\\$TEST_OUT/order\"\ndone_testing\n" "$lane" >mini/tests/t-$n.t || return 1
+	done &&
+	(cd mini && TEST_JOBS=3 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >lanes.out 2>&1; cat lanes.out mini/out/order &&
+	tail -n 1 lanes.out | grep -q "^Result: PASS" &&
+	python3 - mini/out/order <<-\PY
+	import sys
+	o = [l.strip() for l in open(sys.argv[1])]
+	at = {e: i for i, e in enumerate(o)}
+	assert len(o) == 10, o
+	# the shared file before them first, the lanes after it, side by side
+	assert at["a1-end"] < min(at["g1-start"], at["h1-start"]), o
+	assert at["h1-start"] < at["g1-end"] and at["g1-start"] < at["h1-end"], o
+	# a lane in its order; the shared file after them last
+	assert at["g1-end"] < at["g2-start"], o
+	assert at["z9-start"] > max(at["g2-end"], at["h1-end"]), o
+	PY
 '
 test_expect_success 'a make of the toolkit as the tests run it (their OUT, BIN and SANITIZE) finds the tools built: nothing compiled, no tool relinked' '
 	ls -li --time-style=+%s.%N "$BIN" >before &&

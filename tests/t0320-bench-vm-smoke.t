@@ -7,6 +7,7 @@
 # command without running it, -icount with the icount clock; the struct
 # pages of two boots are digested and compared.
 # test-quick: no: boots a guest
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do

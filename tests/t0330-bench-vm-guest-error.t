@@ -3,6 +3,7 @@
 # kernel refuses an align) ends the run at once with a clear error, an error record, the samples taken
 # so far, and no QEMU left running.
 # test-quick: no: boots a guest
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 2

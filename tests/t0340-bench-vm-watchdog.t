@@ -5,6 +5,7 @@
 # machine; the error says so, what arrived is kept, no QEMU is left
 # running.
 # test-quick: no: boots a guest
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 1

@@ -10,6 +10,7 @@
 # before it did, a bind time moved by a microsecond or two between boots
 # (1 us of a 1.13 s bind at 100G, 2 us of a 10.6 ms one at 1G).
 # test-quick: no: boots guests
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 2

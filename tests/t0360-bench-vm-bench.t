@@ -7,6 +7,7 @@
 # all up to date and boots nothing; a commit whose kernel does not build
 # has its guest skipped, named, and fails the view.
 # test-quick: no: boots guests
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do
@@ -30,6 +31,9 @@ bench_vm_view() {
 	CI_OUT=$CI_DIR NVDIMM_DIR=$NV_DIR make -C "$TOP" --no-print-directory -s bench-vm \
 		OUT="$OUT" BIN="$BIN" NS_SIZE=512M REBINDS=1 "$@"
 }
+
+# every test here starts ci/run.sh (make bench-vm): the file holds the lock
+pipeline_lock
 
 test_expect_success 'make bench-vm COMMITS="head head": built, booted once, records with accel and clock, the report, why KVM is not used said once' '
 	bench_vm_view COMMITS="$HEAD $HEAD" >rep 2>err; rc=$?

@@ -6,6 +6,7 @@
 # map=dev); the digest covers the pageblock flags, and the report catches
 # a difference there; MEM_NS=0 and a missing third NVDIMM behave.
 # test-quick: no: boots a guest
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do

@@ -9,6 +9,7 @@
 # with its runner, SIGKILL included, and the next run removes what a
 # dead run left.  VM runs: 2 NVDIMMs of 512M, one rebind or three, TCG.
 # test-quick: no: boots guests
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do
@@ -337,6 +338,7 @@ else
 fi
 
 test_expect_success 'make bench-vm TERMed during its guest: the last good results and their stamp as they were, the attempt kept with its error record; options refused change nothing' '
+	pipeline_lock &&
 	head=$(git -C "$WORKTREE" rev-parse "$REF_NS/series^{commit}") && mkdir nv &&
 	v="CI_OUT=$SCRATCH/ci NVDIMM_DIR=$SCRATCH/nv NS_SIZE=512M MEM_NS=0 ACCEL=tcg CI_COMMITS=$head" &&
 	env $v REBINDS=1 sh "$TOP/ci/run.sh" --view bench-vm >rep 2>err || { cat err; return 1; }

@@ -8,6 +8,7 @@
 # NVDIMMs (3 rebinds) with the model: the same icount figures as without
 # it, model counts identical between two boots.
 # test-quick: no: boots guests with the model
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 plan 8

@@ -5,6 +5,7 @@
 # records of the right shape, every claim the experiments back shows a
 # reproduced figure, the peer check runs against perf.  Only a few samples
 # each: what is checked is the path and the shape, never a time.
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 BENCH=$BIN/copy-bench
 [ -x "$BENCH" ] || bail "$BENCH is not built: run 'make tools'"

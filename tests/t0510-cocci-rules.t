@@ -4,6 +4,7 @@
 # negative one; on the real series head, mm/mm_init.c is clean, and the
 # same file with its closing fence removed is caught at every call of the
 # three static levels that leave their streaming stores unfenced.
+# test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
 command -v spatch >/dev/null || bail "spatch is not installed: run 'make deps'"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"

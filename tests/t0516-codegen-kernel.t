@@ -8,6 +8,7 @@
 # differing instruction, and the layout check alone names what differs
 # for tinyconfig.  KCONFIG=tiny skips the check, saying why.
 # test-quick: no: builds the path's objects of the kernel in two configurations
+# test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
 plan 4
 

@@ -9,6 +9,7 @@
 # (COCCI_SET=ours), clang and KUnit are left to `make checks`; sparse
 # runs on the bad commit and on patch 6 (the streaming copies).
 # test-quick: no: builds kernel objects (sparse, clang)
+# test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
 CHECKS="sh $TOP/checks/checks.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
@@ -71,7 +72,7 @@ It is better this way." \
 '
 
 test_expect_success 'make checks on the real series: every commit passes, a line each' '
-	CI_OUT=$SCRATCH/ci CHECKS_ONLY="checkpatch changelog cocci" \
+	pipeline_lock && CI_OUT=$SCRATCH/ci CHECKS_ONLY="checkpatch changelog cocci" \
 		make -C "$TOP" --no-print-directory -s checks OUT="$OUT" BIN="$BIN" >table 2>err ||
 		{ cat err table; return 1; }
 	cat table &&

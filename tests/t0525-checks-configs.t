@@ -13,6 +13,7 @@
 # two whole arm64 kernels would be most of this file's time on a new
 # machine; a target that is no object is refused.
 # test-quick: no: builds arm64 objects (ccache serves them again)
+# test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
@@ -51,7 +52,7 @@ test_expect_success 'no generic memcpy_nontemporal(): the arm64 build breaks, na
 	grep -q "\"case\":\"configs/arm64\",\"metric\":\"struct_page_bytes\"" res/records.jsonl &&
 	grep -q "^# $HEAD arm64 (make exit 0; struct page: [0-9]* bytes)" res/configs.log &&
 	grep -q "^# $bad arm64 (make exit [1-9]" res/configs.log &&
-	! grep -q "\"new\":false" res/records.jsonl &&
+	! grep -q "\"new\":false" res/records.jsonl && pipeline_lock &&
 	CHECKS_ONLY=configs CI_OUT=$SCRATCH/ci CI_STEPS=checks CI_COMMITS=$bad \
 		expect_fail sh "$TOP/ci/run.sh" &&
 	grep_err "steps failed: $(printf %.12s "$bad"):checks"

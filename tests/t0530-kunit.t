@@ -6,6 +6,7 @@
 # commit that adds a failing case makes kunit.sh exit 1 and name it.
 # (Full runs, both suites and all variants on base and head: make checks.)
 # test-quick: no: builds and runs a KUnit kernel
+# test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
 KUNIT="sh $TOP/checks/kunit.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"

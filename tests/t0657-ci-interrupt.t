@@ -7,12 +7,15 @@
 # dies with nobody's signal, so run.sh does not die of SIGPIPE before its
 # cleanup.  A real guest (2 NVDIMMs of 512M, TCG), the build faked.
 # test-quick: no: boots a guest
+# test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
 for t in ci-report record-write bench-vm-agent bench-vm-collect gen_init_cpio; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
 plan 1
+# it starts ci/run.sh (on $OUT, as the other lane's tests do)
+pipeline_lock
 
 title='Ctrl-C with a guest in the background: no QEMU left, its NVDIMM directory removed, the step log ends with the interrupted line'
 if ! KERNEL=$(bench_vm_kernel); then
