@@ -265,11 +265,17 @@ run_sparse_side() {
 	side_prepare "$side" sparse "$@" || return 0
 	configure "$CDIR/obj/gcc" "$side"
 	# Compile first, so that the C=2 run prints only sparse's output.
+	# One job (as every make of an object list here): kbuild reaches
+	# arch/x86/lib twice for single targets, and under -j2 two jobs
+	# compiled usercopy_64.o at once (fixdep lost its .d); host
+	# programs through ccache, as every other build's.
 	# shellcheck disable=SC2086 # object and file lists, a word each
-	write_file -e -k "$f.build" make -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" $objs_here ||
+	write_file -e -k "$f.build" make -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" HOSTCC="ccache gcc" \
+		$objs_here ||
 		{ tail -n 20 "$f.build" >&2; die "sparse: building $objs_here of $side failed (log: $f.build)"; }
 	# shellcheck disable=SC2086 # object and file lists, a word each
-	write_file -e -k "$f.out" make -s -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" C=2 CHECK=sparse $objs_here ||
+	write_file -e -k "$f.out" make -s -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" \
+		HOSTCC="ccache gcc" C=2 CHECK=sparse $objs_here ||
 		{ cat "$f.out" >&2; die "sparse: make C=2 $objs_here of $side failed"; }
 	write_file "$f" cat "$f.out" && rm -f "$f.out" ||
 		die "sparse: cannot write $f (disk full?)"
@@ -285,7 +291,8 @@ run_clang_side() {
 	rc=0
 	# -k: one object that does not compile does not hide the others
 	# shellcheck disable=SC2086 # object and file lists, a word each
-	write_file -e -k "$f.out" make -k -C "$CT" O="$CDIR/obj/clang" LLVM=1 CC="ccache clang" $objs_here || rc=$?
+	write_file -e -k "$f.out" make -k -C "$CT" O="$CDIR/obj/clang" LLVM=1 \
+		CC="ccache clang" HOSTCC="ccache clang" $objs_here || rc=$?
 	clang_output() {
 		cat "$f.out"
 		for obj in $objs_here; do
@@ -324,7 +331,8 @@ run_codegen() {
 	fi
 	for cg_o in guest debian; do
 		# shellcheck disable=SC2086 # the objects, a word each
-		make -C "$CT" O="$CDIR/obj/$cg_o" CC="ccache gcc" $CODEGEN_OBJS >"$f.$cg_o.build" 2>&1 || {
+		make -C "$CT" O="$CDIR/obj/$cg_o" CC="ccache gcc" HOSTCC="ccache gcc" $CODEGEN_OBJS \
+			>"$f.$cg_o.build" 2>&1 || {
 			tail -n 20 "$f.$cg_o.build" >&2
 			die "codegen: building $CODEGEN_OBJS of $side with the $cg_o configuration failed (log: $f.$cg_o.build)"
 		}

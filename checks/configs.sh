@@ -97,7 +97,8 @@ config_side() {
 		cs_rc=0
 		cs_log=$(tmp_beside "$f") || die "configs: cannot write in $(dirname "$f")"
 		# shellcheck disable=SC2086 # object lists, a word each
-		make -k -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" W=1 $objs_here >"$cs_log" 2>&1 || cs_rc=$?
+		make -k -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" HOSTCC="ccache gcc" \
+			W=1 $objs_here >"$cs_log" 2>&1 || cs_rc=$?
 		echo "$cs_rc" | write_file "$f.rc" && mv -f -T "$cs_log" "$f" ||
 			die "configs: cannot write $f (disk full?)"
 		return 0
