@@ -29,7 +29,7 @@
  * traffic around it.  Priced on the core side (the rule of the tables
  * fitted before 2026-12-06, whose records name no side, and are read so),
  * the replica's REP MOVSL copies of 64-96 B a struct page were predicted
- * -17..-34% at 4M pages (records of results/2026-12-05-costs-amd-epyc-
+ * -12..-34% at 1M and 4M pages (records of results/2026-12-05-costs-amd-epyc-
  * two-runs fitted again: out of sample, median |error| 17.1 -> 11.6%,
  * worst 33.8 -> 26.0%).  A table's records say each class's side
  * (params.side), and a prediction prices with the table's own.
