@@ -2,7 +2,7 @@
 # harness.pl: prove's runner (TAP::Harness, as prove -f --merge --timer)
 # with the suite's lanes, which prove's --rules cannot say: the shared
 # files in order, the lanes among them side by side once the files
-# before them have passed, and every parallel file beside all of that.
+# before them have ended, and every parallel file beside all of that.
 # tests/run-suite.sh gives the lists; a list is files joined by ','.
 #
 #   harness.pl JOBS PRE LANE... -- POST -- PARALLEL...

@@ -35,8 +35,9 @@ fi
 # tests/t0003 checks both rules.  Beside all of it, the files whose
 # header says '# test-parallel: <why>' (each keeps to its own scratch
 # directories), as many at once as the jobs left allow.  Without the two
-# lanes the shared files ran alone for the last ~45 of a cold run's 73
-# minutes, one core idle while a guest or a single-threaded check ran.
+# lanes the shared files ran alone for the last 40 of a cold run's 65
+# minutes (2026-12-06), one core idle while a guest or a single-threaded
+# check ran.
 # The shared files take a free job before a parallel file.  One job more
 # than cores: a good part of the suite waits (the kernel tree's disk
 # writes, the signal tests' sleeps, fake guests that never boot);
@@ -55,6 +56,8 @@ for f; do
 	parallel) par="$par $f" ;;
 	guests) guests="$guests,$f" ;;
 	checks) checks="$checks,$f" ;;
+	?*) echo "run-suite.sh: $f: '# test-lane: $(lane_of "$f")': no such lane (guests, checks)" >&2
+		exit 2 ;;
 	*) if [ -z "$guests$checks" ]; then pre="$pre,$f"; else post="$post,$f"; fi ;;
 	esac
 done

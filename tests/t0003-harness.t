@@ -164,6 +164,11 @@ test_expect_success 'the guests and checks lanes: side by side once the shared f
 	assert at["g1-end"] < at["g2-start"], o
 	assert at["z9-start"] > max(at["g2-end"], at["h1-end"]), o
 	PY
+	# a lane that is none of the two (a typo) is refused, nothing run
+	sed -i "s/^# test-lane: guests:/# test-lane: guest:/" mini/tests/t-g2.t && : >mini/out/order &&
+	rc=0 && (cd mini && TEST_JOBS=3 TEST_OUT=$SCRATCH/mini/out sh tests/run-suite.sh) >typo.out 2>&1 || rc=$?
+	cat typo.out && [ $rc = 2 ] && [ ! -s mini/out/order ] &&
+	grep -q "t-g2.t: .# test-lane: guest.: no such lane (guests, checks)" typo.out
 '
 test_expect_success 'a make of the toolkit as the tests run it (their OUT, BIN and SANITIZE) finds the tools built: nothing compiled, no tool relinked' '
 	ls -li --time-style=+%s.%N "$BIN" >before &&
