@@ -16,9 +16,9 @@
  *
  * Every class has two kernels (another size, or another mix of its
  * classes: a REP MOVSB of 1 KiB beside the 4 KiB one, a REP MOVSL of
- * 128 bytes beside the 64-byte one), so that the fit has degrees of freedom left and can
- * be seen not to fit (cost-fit: chi^2, and each kernel predicted by the
- * fit of the others).
+ * 128 bytes beside the 64-byte one), so that the fit has degrees of
+ * freedom left and can be seen not to fit (cost-fit: chi^2, and each
+ * kernel predicted by the fit of the others).
  *
  * The records carry what identifies the CPU beyond CPUID (record.h): the
  * microcode revision and the cache sizes, from /proc/cpuinfo and sysfs.
@@ -193,9 +193,8 @@ int exp_cost_classes(struct bench *b)
 		/*
 		 * huge pages past L1, as the replica's memmap (experiments.c)
 		 * and the kernel's direct map have them: the model counts no
-		 * TLB, and with 4 KiB pages the first pass over the LLC
-		 * buffer paid a page walk every 64 lines (nested, in a VM):
-		 * 4.3 ns a line where memory streams at 2.0 (family 26 VM)
+		 * TLB.  (On the family 26 VM it moved no LLC kernel: 8 MiB
+		 * cost 1.15 ns a line on small pages, 1.23 on huge ones.)
 		 */
 		bufs[i] = map_buffer(buf_len[i], i != BUF_L1);
 		if (!bufs[i])
