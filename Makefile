@@ -74,12 +74,13 @@ LIB_OBJ = $(call objs,lib/table.c lib/setup.c lib/record-read.c lib/record-field
 	  lib/record-write.c lib/stats.c lib/util.c lib/mbox.c lib/costs.c)
 # Each area adds its tools to C_TOOLS (linked by the rule below) or, for
 # a tool built otherwise, to TOOLS, with their prerequisites
-C_TOOLS = $(BIN)/series-check $(BIN)/trailers-collect $(BIN)/record-write $(BIN)/record-reuse
+C_TOOLS = $(BIN)/record-write $(BIN)/record-reuse
 TOOLS =
 # Each area adds its targets, tools (TOOLS += ...) and help lines
 # (HELP += ...) in its own fragment.
 HELP =
--include bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk ci/ci.mk scripts/coverage.mk
+-include report/report.mk series/series.mk bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk \
+	review/review.mk ci/ci.mk scripts/coverage.mk
 
 .PHONY: all quick help deps deps-check kernel-tree kernel-import test-prep apply build export range-diff repin \
 	trailers send tools test test-quick test-fresh print-sanitize-cflags print-shell-sources check-c lint clean distclean
@@ -99,17 +100,9 @@ help:
 	@echo '  deps           install the Debian packages of scripts/deps.list (apt-get as root,'
 	@echo '                 else print the command)'
 	@echo '  deps-check     one real use of every dependency in scripts/deps.list (TAP)'
-	@echo '  kernel-tree    import/verify the pinned kernel offline, create the worktree out/tree'
 	@echo '  kernel-import  import/verify the pinned kernel alone (no ref, no worktree: the tests)'
-	@echo '  apply          b4 am + git am patches/ onto the base: refs/x86-copy-series/series'
 	@echo '  build          build the base and every series commit (O=out/build/<commit>, ccache;'
 	@echo '                 COMMITS=...): like checks, bench-vm and bench, the pipeline'"'"'s step alone'
-	@echo '  export         regenerate patches/ from the series commits (VERSION=N: [PATCH vN];'
-	@echo '                 PATCHES_OUT=<dir>: into that directory, patches/ untouched)'
-	@echo '  range-diff     the series against its previous version (PREV=<toolkit rev or tag>, or PREV=v2)'
-	@echo '  repin          move the series to TO=<rev> or TO_DEBIAN=<version>, status per patch'
-	@echo '  trailers       fold Reviewed/Tested/Acked/Reported/Suggested-by from REPLIES=<mbox> into patches/'
-	@echo '  send           git send-email, To/Cc from get_maintainer.pl: dry run unless SEND=1'
 	@echo '  tools          build the C tools into out/bin'
 	@echo '  test           run the test suite (prove tests/)'
 	@echo '  test-quick     the tests that build no kernel and boot no guest (day to day)'
@@ -131,32 +124,11 @@ deps:
 deps-check:
 	$(Q)sh scripts/deps-check.sh
 
-kernel-tree: deps
-	$(Q)sh scripts/kernel-tree.sh
-
-apply: tools
-	$(Q)sh scripts/apply.sh
-
 # A view of the pipeline (ci/run.sh --view): the build step on
 # COMMITS='base head' or any revisions (default: every commit), with make
 # ci's stamps and results in $(OUT)/ci
 build: tools
 	$(Q)CI_COMMITS="$$COMMITS" sh ci/run.sh --view build
-
-export: $(BIN)/claims-lint
-	$(Q)sh scripts/export.sh
-
-range-diff: tools
-	$(Q)sh scripts/range-diff.sh
-
-repin: tools
-	$(Q)sh scripts/repin.sh
-
-trailers: tools
-	$(Q)sh scripts/trailers.sh
-
-send: tools
-	$(Q)sh scripts/send.sh
 
 tools: $(TOOLS) $(C_TOOLS)
 
@@ -169,7 +141,6 @@ $(TOOLS_OUT)/cflags: FORCE
 	@printf '%s\n' "$$TOOLS_CFLAGS" | cmp -s - "$$TOOLS_OUT/cflags" || \
 		printf '%s\n' "$$TOOLS_CFLAGS" >"$$TOOLS_OUT/cflags"
 
-$(BIN)/series-check $(BIN)/trailers-collect: $(BIN)/%: $(call objs,tools/%.c lib/mbox.c)
 # the one record CLI (build, checks): lib's record writer, no mbox
 $(BIN)/record-write: $(call objs,tools/record-write.c lib/record-write.c)
 # ci/run.sh's reuse of a step's records under another commit id: the
@@ -199,7 +170,7 @@ $(TOOLS_OUT)/obj/%.S.o: %.S $(TOOLS_OUT)/cflags
 # worktree under out/test, so out/tree is not checked out for them) and
 # the sanitized tools.
 kernel-import: deps
-	$(Q)KERNEL_TREE= KERNEL_BASE= sh scripts/kernel-tree.sh --import-only
+	$(Q)KERNEL_TREE= KERNEL_BASE= sh series/kernel-tree.sh --import-only
 
 # The sanitized tools are built while the kernel is imported (the import
 # mostly waits on the disk: ~20 s of a clean clone's make test-quick);
@@ -242,8 +213,8 @@ check-c:
 # the rest is silenced where it stands, with a reason), checkpatch.pl
 # --strict on every C file of every area, and actionlint on the GitHub
 # workflows (scripts/actionlint.sh).  tests/t0080 runs it.
-SHELL_SOURCES = $(wildcard scripts/*.sh bench/*.sh bench-vm/*.sh checks/*.sh \
-	ci/*.sh tests/lib.sh tests/run-suite.sh tests/*.t tests/fixtures/*/*.sh) .ci/run
+SHELL_SOURCES = $(wildcard scripts/*.sh series/*.sh build/*.sh bench/*.sh bench-vm/*.sh checks/*.sh \
+	ci/*.sh report/*.sh review/*.sh tests/lib.sh tests/run-suite.sh tests/*.t tests/fixtures/*/*.sh) .ci/run
 lint: check-c bench-vm-check-c bench-check-c checks-check-c ci-check-c
 	$(Q)shellcheck -x $(SHELL_SOURCES)
 	$(Q)sh scripts/actionlint.sh

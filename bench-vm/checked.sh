@@ -20,8 +20,8 @@
 #   CHECKED_BASE=<commit> whose struct pages must be equalled (the base)
 #   NS_SIZE, REBINDS      of both runs [2G, 2]; the rest as bench-vm/run.sh
 #
-# The kernel is tinyconfig + bench-vm/kernel.config + the variant's
-# fragment, built by scripts/build.sh into $OUT/checked/VARIANT/build/
+# The kernel is tinyconfig + build/kernel.config + the variant's
+# fragment, built by build/build.sh into $OUT/checked/VARIANT/build/
 # <commit> (ccache, and the same worktree); every CONFIG_...=y of the
 # fragment must be in its .config.  The base's ordinary build must exist
 # (make build).  A report (KASAN, BUG, WARNING, Oops) panics the guest,
@@ -58,18 +58,18 @@ else
 		die "series: $REF_NS/series is not set: run 'make apply' first, or name a commit"
 fi
 [ -f "$OUT/build/$base/arch/x86/boot/bzImage" ] ||
-	die "base: no build of $base in $OUT/build: run 'make build' (or 'sh scripts/build.sh $base')"
+	die "base: no build of $base in $OUT/build: run 'make build' (or 'sh build/build.sh $base')"
 
 work=$OUT/checked/$variant
 mkdir -p "$work" || die "work: cannot create $work"
 # one fragment for build.sh: the benchmark's, then the variant's
 frag=$work/kernel.config
-write_file "$frag" cat "$TOP/bench-vm/kernel.config" "$TOP/bench-vm/$variant.config" ||
+write_file "$frag" cat "$TOP/build/kernel.config" "$TOP/bench-vm/$variant.config" ||
 	die "work: cannot write $frag"
 
 progress checked "build $(printf %.12s "$commit") with $variant.config into $work/build"
 OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="tiny+$variant" \
-	sh "$TOP/scripts/build.sh" "$commit" ||
+	sh "$TOP/build/build.sh" "$commit" ||
 	die "build: the $variant kernel of $commit does not build: see $work/build/$commit/build.log"
 kernel=$work/build/$commit/arch/x86/boot/bzImage
 # Kconfig drops what it cannot satisfy without a word: the variant must

@@ -27,7 +27,7 @@
  *     --output FILE     write the records to FILE, a new file, instead of
  *                       stdout: FILE exists afterwards only when every
  *                       record reached it
- *     --build FILE      the kernel build measured (scripts/build.sh's
+ *     --build FILE      the kernel build measured (build/build.sh's
  *                       build-id.json), named in every record: needed
  *
  * Records (doc/records.md), suite "bench-vm", one per case and metric:
@@ -563,7 +563,7 @@ static json_object *load_build(const char *path)
 	fclose(f);
 	if (len <= 0 || record_json_parse(text, &b) || record_build_check(b, path, 1)) {
 		fprintf(stderr, PROG ": build: %s: not a build identity (one JSON object: %s)\n",
-			path, "build it again with scripts/build.sh");
+			path, "build it again with build/build.sh");
 		json_object_put(b);
 		b = NULL;
 	}
@@ -719,7 +719,7 @@ int main(int argc, char **argv)
 		return print_status(argv[optind]);
 	if (!build_path) {
 		fprintf(stderr, PROG ": usage: --build FILE: %s\n",
-			"the kernel build measured (scripts/build.sh's build-id.json) is named in every record");
+			"the kernel build measured (build/build.sh's build-id.json) is named in every record");
 		return 2;
 	}
 	ctx.build = load_build(build_path);

@@ -40,7 +40,7 @@
 #   --results DIR    where records and logs go [out/bench-vm/<commit>]
 #   --build-id FILE  the kernel's build identity, named in every record
 #                    [build-id.json of the kernel's build directory,
-#                    which scripts/build.sh writes]
+#                    which build/build.sh writes]
 #   --agent-opt K=V  an agent option (agent.c opts[]), repeatable
 #   --mem-ns 0|1     1: a third NVDIMM, devdax with map=mem (its struct pages
 #                    in guest RAM, without an altmap: the optimised vmemmap
@@ -300,15 +300,15 @@ fi
 
 if [ -z "$kernel" ]; then
 	kernel=$OUT/build/$commit/arch/x86/boot/bzImage
-	[ -f "$kernel" ] || die "kernel: $kernel is missing: run 'make build' (or 'sh scripts/build.sh $commit')"
+	[ -f "$kernel" ] || die "kernel: $kernel is missing: run 'make build' (or 'sh build/build.sh $commit')"
 fi
 [ -f "$kernel" ] || die "kernel: $kernel is missing"
 kernel=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")
-# the build the kernel is of, named in every record: scripts/build.sh's
+# the build the kernel is of, named in every record: build/build.sh's
 # build-id.json in the kernel's build directory, or --build-id FILE
 build_id=${build_id:-$(dirname "$kernel")/../../../build-id.json}
 [ -f "$build_id" ] ||
-	die "kernel: no build identity for $kernel ($build_id is missing): build it with 'make build' (scripts/build.sh writes it), or name it: --build-id FILE"
+	die "kernel: no build identity for $kernel ($build_id is missing): build it with 'make build' (build/build.sh writes it), or name it: --build-id FILE"
 build_id=$(realpath "$build_id")
 # without a commit id, the kernel's build directory names it (out/build/<id>)
 label=${commit:-$(basename "$(cd "$(dirname "$kernel")/../../.." && pwd)")}

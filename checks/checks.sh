@@ -34,7 +34,7 @@
 # series head.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/../scripts/kconfig.sh"
+. "$(dirname "$0")/../build/kconfig.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then
 	[ $# = 3 ] || usage_die "checks.sh [--results DIR] COMMIT: one commit (make checks COMMITS='...' for several)"
@@ -113,10 +113,10 @@ TOOLS=$(tool_versions gcc sparse spatch clang ld.lld qemu-system-x86_64)
 . "$(dirname "$0")/configs.sh"
 # codegen's reference: Debian's own configuration of the pinned version
 # (its sha256 decides the findings: a stamp input), fetched once
-# (scripts/debian-config.sh); only for the distro guest, whose claim it is
+# (build/debian-config.sh); only for the distro guest, whose claim it is
 debian_config=''
 if [ "$KCONFIG" != tiny ] && enabled_check codegen; then
-	debian_config=$(sh "$TOP/scripts/debian-config.sh") ||
+	debian_config=$(sh "$TOP/build/debian-config.sh") ||
 		die "codegen: Debian's configuration of the pinned kernel is not at hand (above); CHECKS_ONLY without codegen leaves it out"
 fi
 if [ -n "$check" ]; then
@@ -146,7 +146,7 @@ fi
 ctgit() {
 	git -C "$CT" "$@"
 }
-# sparse's and clang's objects: as in scripts/build.sh, from any checkout
+# sparse's and clang's objects: as in build/build.sh, from any checkout
 ccache_share "$CT" "$CDIR/obj"
 [ -z "$(ctgit status --porcelain --untracked-files=no)" ] ||
 	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"

@@ -24,7 +24,7 @@ CONFIGS_TABLE='
 i386          ARCH=i386          -                       i386.config
 arm64         ARCH=arm64,LLVM=1  -                       arm64.config
 x86_64-nozd   -                  -                       x86_64-no-zone-device.config
-x86_64-kmsan  LLVM=1             bench-vm/kernel.config  x86_64-kmsan.config
+x86_64-kmsan  LLVM=1             build/kernel.config  x86_64-kmsan.config
 x86_64-page96 LLVM=1             -                       x86_64-page96.config
 '
 # w1: W=1 on the objects of the touched files, in the commit's own x86_64

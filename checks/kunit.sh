@@ -24,7 +24,7 @@
 # timeout).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/../scripts/kconfig.sh"
+. "$(dirname "$0")/../build/kconfig.sh"
 PROG=kunit
 results='' check=''
 if [ "${1:-}" = --results ]; then
@@ -71,7 +71,7 @@ tool_built kunit-records record-write
 [ -z "$(git -C "$CT" status --porcelain --untracked-files=no)" ] ||
 	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"
 
-# per-commit build directories from one worktree: as in scripts/build.sh,
+# per-commit build directories from one worktree: as in build/build.sh,
 # the directory stays out of ccache's hash so unchanged files hit
 ccache_share "$CT" "$CDIR"
 

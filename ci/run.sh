@@ -68,8 +68,8 @@ set -eu
 PROG=ci
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
-# shellcheck source=report-lib.sh
-. "$(dirname "$0")/report-lib.sh"
+# shellcheck source=../report/report-lib.sh
+. "$(dirname "$0")/../report/report-lib.sh"
 
 CI_QUICK=${CI_QUICK:-}
 case $CI_QUICK in
@@ -83,7 +83,7 @@ else
 	CI_OUT=${CI_OUT:-$OUT/ci}
 fi
 CI_STEPS_FILE=${CI_STEPS_FILE:-$TOP/ci/steps.sh}
-# (the gate's settings: ci/report-lib.sh)
+# (the gate's settings: report/report-lib.sh)
 report_only='' one_step='' vm_runner='' view='' plan_only=''
 case ${1:-} in
 '') ;;
@@ -720,7 +720,7 @@ run_step() {
 
 # stale_why STEP COMMIT: why the step of the commit runs, from the inputs
 # inputs() read against those of its last good run: the first line that
-# differs ("scripts/build.sh changed", "settings: kconfig distro")
+# differs ("build/build.sh changed", "settings: kconfig distro")
 stale_why() {
 	sw_old=$CI_OUT/$2/$1/inputs
 	if [ ! -f "$CI_OUT/$2/$1.stamp" ] || [ ! -f "$sw_old" ]; then

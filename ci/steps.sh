@@ -56,8 +56,8 @@
 # shellcheck disable=SC2034 # read by ci/run.sh, which sources this file
 CI_ALL_STEPS="build checks bench-vm bench"
 
-# shellcheck source=../scripts/build-step.sh
-. "$TOP/scripts/build-step.sh"
+# shellcheck source=../build/build-step.sh
+. "$TOP/build/build-step.sh"
 # shellcheck source=../checks/checks-step.sh
 . "$TOP/checks/checks-step.sh"
 # shellcheck source=../bench-vm/bench-vm-step.sh

@@ -340,7 +340,7 @@ static int sha256_hex(const char *s)
 }
 
 /*
- * The kernel build a record measured (scripts/build.sh's build-id.json):
+ * The kernel build a record measured (build/build.sh's build-id.json):
  * its configuration's name and fragment, -O level, HZ, compiler, the
  * mitigations compiled in, and the sha256 of .config and bzImage.  The
  * writers check it with this too (bench-vm-collect --build).
@@ -388,7 +388,7 @@ static int check_build(struct record *r, json_object *o)
 		if (!r->schema_v1 && streq(r->suite, "bench-vm"))
 			return record_fail(r->file, r->line, "%s without 'build': %s",
 					   "a bench-vm record",
-					   "which kernel build it measured is unknown (scripts/build.sh writes build-id.json; bench-vm-collect --build)");
+					   "which kernel build it measured is unknown (build/build.sh writes build-id.json; bench-vm-collect --build)");
 		return 0;
 	}
 	return record_build_check(r->build, r->file, r->line);

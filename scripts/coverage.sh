@@ -71,7 +71,8 @@ failed=$(sed -n 's/^\(tests\/t[^ ]*\.t\) *(Wstat.*/\1/p' "$COV/prove.log" | tr '
 # with -j 2 it hangs instead of exiting.  Those lines are skipped, and the
 # summary says how many.
 gcovr --root "$TOP" --object-directory "$COV" -j 2 --gcov-ignore-parse-errors \
-	-f "$TOP/lib/" -f "$TOP/ci/" -f "$TOP/tools/" -f "$TOP/checks/" \
+	-f "$TOP/lib/" -f "$TOP/series/" -f "$TOP/report/" -f "$TOP/review/" -f "$TOP/tools/" \
+	-f "$TOP/checks/" \
 	-f "$TOP/bench/" -f "$TOP/bench-vm/" \
 	--html-details "$COV/html/index.html" --json-summary "$COV/summary.json" \
 	>"$COV/gcovr.log" 2>&1 ||

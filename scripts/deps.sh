@@ -1,8 +1,8 @@
 #!/bin/sh
 # deps.sh: install the Debian packages the toolkit needs: every package of
-# scripts/deps.list.  The pinned kernel source (scripts/pin.conf) is not
+# scripts/deps.list.  The pinned kernel source (series/pin.conf) is not
 # installed: the import downloads its package when the installed one is
-# not the pinned version (scripts/kernel-tree.sh: pin_tarball), so that a
+# not the pinned version (series/kernel-tree.sh: pin_tarball), so that a
 # repin never upgrades or downgrades a package of the system.
 #
 # As root it runs apt-get; otherwise it prints the exact command and stops.

@@ -15,8 +15,8 @@ BIN=${BIN:-$OUT/bin}
 # user's own branches and tags are never touched.
 REF_NS=${REF_NS:-refs/x86-copy-series}
 
-# shellcheck source=pin.conf
-. "$TOP/scripts/pin.conf"
+# shellcheck source=../series/pin.conf
+. "$TOP/series/pin.conf"
 
 # Our git calls must not depend on the user's configuration (autocrlf,
 # filters, hooks, signing) or they stop being deterministic.
@@ -350,7 +350,7 @@ signals_held() {
 
 # Owners of locks and markers: proc_start, boot_id, proc_owner,
 # owner_alive
-# shellcheck source=owner.sh
+# shellcheck source=../scripts/owner.sh
 . "$TOP/scripts/owner.sh"
 
 # lock_take FD FILE ENV WHAT HELD: FILE, open on FD (6, 7 or 8) by the
@@ -712,7 +712,7 @@ report_of() {
 # A miss is compiled in ccache's depend mode (CCACHE_DEPEND): the
 # compiler's own dependency file (kbuild's -Wp,-MMD) names the headers,
 # so no preprocessor run is made only to hash its output.  Measured
-# (tinyconfig + bench-vm/kernel.config, mm/ kernel/ lib/, 336 objects,
+# (tinyconfig + build/kernel.config, mm/ kernel/ lib/, 336 objects,
 # an empty cache, 2 cores): 280 -> 211 s of CPU, 146 -> 109 s wall; the
 # objects and kbuild's .cmd files byte for byte the same; hits as before.
 ccache_share() {

@@ -68,7 +68,7 @@ WORKTREE=$TEST_OUT/tree
 # flags would relink them in $BIN while the other lane runs them
 SANITIZE=1
 # the smallest kernel that shows what a test checks: tinyconfig at -Os
-# (scripts/kconfig.sh, kconfig_parts), 2-3 times quicker to build than the
+# (build/kconfig.sh, kconfig_parts), 2-3 times quicker to build than the
 # distro guest of make; a test of the distro guest says KCONFIG=distro
 KCONFIG=tiny
 export REF_NS BIN OUT WORKTREE SANITIZE KCONFIG

@@ -8,7 +8,7 @@ plan 4
 WT=$WORKTREE
 
 test_expect_success 'make kernel-tree: import or verify; the commit equals the gitlink' '
-	sh "$TOP/scripts/kernel-tree.sh" &&
+	sh "$TOP/series/kernel-tree.sh" &&
 	pin=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2) &&
 	[ "$(git -C "$TOP/kernel-tree" rev-parse "$REF_NS/base")" = "$pin" ] &&
 	[ "$(git -C "$TOP/kernel-tree" rev-parse "debian/6.12.117-1_deb12u1^{commit}")" = "$pin" ] &&
@@ -29,7 +29,7 @@ test_expect_success 'the worktree is a linked worktree of kernel-tree, clean' '
 
 test_expect_success 'kernel-tree.sh --import-only (make test'"'"'s): the import verified; no ref, no worktree' '
 	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree REF_NS=refs/x86-copy-series-io \
-		sh "$TOP/scripts/kernel-tree.sh" --import-only 2>err &&
+		sh "$TOP/series/kernel-tree.sh" --import-only 2>err &&
 	cat err && grep -q "^\[ *[0-9]*s\] kernel-tree: pinned commit $(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2) present" err &&
 	[ ! -e out ] && [ -z "$(git -C "$TOP/kernel-tree" for-each-ref refs/x86-copy-series-io)" ]
 '

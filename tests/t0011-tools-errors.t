@@ -1,5 +1,5 @@
 #!/bin/sh
-# The error paths of the small C tools (tools/*.c): series-check,
+# The error paths of the small C tools (series/*.c, tools/*.c): series-check,
 # trailers-collect, record-write and record-reuse.  Every bad argument is
 # exit 2 with the usage; every input that cannot be read or is wrong, and
 # every output that cannot be written, is exit 1 with a message naming

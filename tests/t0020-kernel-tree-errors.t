@@ -10,9 +10,9 @@ plan 6
 PIN=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2)
 [ -n "$PIN" ] || bail "no kernel-tree gitlink in $TOP"
 
-# a scratch toolkit: scripts/, a gitlink, an empty kernel-tree/
+# a scratch toolkit: scripts/, series/, a gitlink, an empty kernel-tree/
 toolkit() {
-	mkdir -p tk/kernel-tree && cp -r "$TOP/scripts" tk/ &&
+	mkdir -p tk/kernel-tree && cp -r "$TOP/scripts" "$TOP/series" tk/ &&
 	git init -q tk && git -C tk update-index --add --cacheinfo "160000,$PIN,kernel-tree"
 }
 
@@ -25,29 +25,29 @@ unchanged() {
 test_expect_success 'a tarball with the wrong sha256 is refused, nothing changes' '
 	toolkit && mkdir -p fake/linux && echo x >fake/linux/Makefile &&
 	tar -cJf fake.tar.xz -C fake linux &&
-	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree PIN_TARBALL_OVERRIDE=$SCRATCH/fake.tar.xz expect_fail sh tk/scripts/kernel-tree.sh &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree PIN_TARBALL_OVERRIDE=$SCRATCH/fake.tar.xz expect_fail sh tk/series/kernel-tree.sh &&
 	grep_err "tarball: sha256 of .*fake.tar.xz. is [0-9a-f]{64}, expected 585a4a07" &&
 	grep_err "reinstall linux-source-6.12=6.12.117-1~deb12u1" && unchanged
 '
 
 test_expect_success 'a pin of another version than the installed package: downloaded, never installed; a version the archive lacks fails there; a cached tarball that is not the pin is named; nothing changes' '
-	toolkit && sed -i "s/^PIN_VERSION=.*/PIN_VERSION=6.12.999-1/" tk/scripts/pin.conf &&
+	toolkit && sed -i "s/^PIN_VERSION=.*/PIN_VERSION=6.12.999-1/" tk/series/pin.conf &&
 	before=$(dpkg-query -W -f "\${Version}" linux-source-6.12 2>/dev/null || echo none) &&
-	OUT=$SCRATCH/o WORKTREE=$SCRATCH/o/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	OUT=$SCRATCH/o WORKTREE=$SCRATCH/o/tree expect_fail sh tk/series/kernel-tree.sh &&
 	grep_err "linux-source-6.12 6.12.999-1 is not installed.*downloading it into $SCRATCH/o/pin/6.12.999-1, not installing it" &&
 	grep_err "download: .apt-get download linux-source-6.12=6.12.999-1. failed" &&
 	[ "$(dpkg-query -W -f "\${Version}" linux-source-6.12 2>/dev/null || echo none)" = "$before" ] &&
 	unchanged && [ -z "$(ls -A o | grep -v "^pin\$")" ] && [ ! -e o/pin/6.12.999-1/linux-source-6.12.tar.xz ] &&
 	mkdir -p fake/linux o/pin/6.12.999-1 && echo x >fake/linux/Makefile &&
 	tar -cJf o/pin/6.12.999-1/linux-source-6.12.tar.xz -C fake linux &&
-	OUT=$SCRATCH/o WORKTREE=$SCRATCH/o/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	OUT=$SCRATCH/o WORKTREE=$SCRATCH/o/tree expect_fail sh tk/series/kernel-tree.sh &&
 	grep_err "tarball: sha256 of .*o/pin/6.12.999-1/linux-source-6.12.tar.xz. is [0-9a-f]{64}, expected 585a4a07.*: not the pinned source; remove it: it is downloaded again" &&
 	unchanged
 '
 
 test_expect_success 'a non-empty kernel-tree that is not a repository is left alone' '
 	toolkit && echo mine >tk/kernel-tree/notes &&
-	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/series/kernel-tree.sh &&
 	grep_err "is not empty and not a git repository" &&
 	[ "$(cat tk/kernel-tree/notes)" = mine ] && [ ! -e out/tree ]
 '
@@ -63,7 +63,7 @@ sparse_clone() {
 
 test_expect_success 'a kernel-tree with local changes is refused and kept as it is' '
 	toolkit && sparse_clone && echo "# mine" >>tk/kernel-tree/Makefile &&
-	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/series/kernel-tree.sh &&
 	grep_err "kernel-tree: .*has local changes" &&
 	tail -n 1 tk/kernel-tree/Makefile | grep -qx "# mine" && [ ! -e out/tree ]
 '
@@ -72,7 +72,7 @@ test_expect_success 'a kernel-tree without the pinned commit is refused' '
 	toolkit && mkdir other && git -C other init -q && echo a >other/f &&
 	git -C other add f && git -C other -c user.name=a -c user.email=a@b commit -qm x &&
 	rmdir tk/kernel-tree && git clone -q other tk/kernel-tree &&
-	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/scripts/kernel-tree.sh &&
+	OUT=$SCRATCH/out WORKTREE=$SCRATCH/out/tree expect_fail sh tk/series/kernel-tree.sh &&
 	grep_err "lacks the pinned commit $PIN" && [ ! -e out/tree ]
 '
 # import_tarball (lib.sh) on a tarball of 500 files, an empty one, an

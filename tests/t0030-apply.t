@@ -5,7 +5,7 @@
 # git am (Ctrl-C, TERM, or KILL and a rerun) ends with the tree at the
 # base; the user's own changes are refused, never reset.
 . "$(dirname "$0")/lib.sh"
-APPLY="sh $TOP/scripts/apply.sh"
+APPLY="sh $TOP/series/apply.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 plan 15
@@ -93,7 +93,7 @@ interrupt() {
 	EOF
 	chmod +x hooks/pre-applypatch &&
 	{ rc=0; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=$SCRATCH/hooks \
-		setsid -w sh "$TOP/scripts/apply.sh" >out 2>err || rc=$?; } && cat out err
+		setsid -w sh "$TOP/series/apply.sh" >out 2>err || rc=$?; } && cat out err
 }
 
 # the worktree at the base, clean, no am in progress, no marker

@@ -8,7 +8,7 @@
 # named with b4's reason.  Every wait is for a state (a file a hook
 # writes), never for a length of time.
 . "$(dirname "$0")/lib.sh"
-APPLY="sh $TOP/scripts/apply.sh"
+APPLY="sh $TOP/series/apply.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 plan 11
@@ -66,7 +66,7 @@ test_expect_success 'Ctrl-C with index.lock left behind, a file staged, a file c
 	git diff --cached --name-only | grep -qx staged-by-hook.c && touch \"$SCRATCH/staged\"
 	: >\"\$(git rev-parse --git-path index.lock)\"
 	kill -INT 0" &&
-	{ rc=0; with_hook setsid -w sh "$TOP/scripts/apply.sh" >out 2>err || rc=$?; } && cat out err &&
+	{ rc=0; with_hook setsid -w sh "$TOP/series/apply.sh" >out 2>err || rc=$?; } && cat out err &&
 	[ -e staged ] && [ $rc = 130 ] && grep -q "^apply: interrupted: nothing applied; .* is back at the base and .* is unchanged$" err &&
 	at_base && [ ! -e "$WORKTREE/staged-by-hook.c" ] && [ "$(series_ref)" = "$before" ] &&
 	$APPLY && [ "$(series_ref)" = "$before" ]
@@ -84,7 +84,7 @@ test_expect_success 'a second apply while one runs: refused at once naming its p
 	before=$(series_ref) &&
 	hook "echo \$apply >\"$SCRATCH/reached.tmp\" && mv \"$SCRATCH/reached.tmp\" \"$SCRATCH/reached\"
 	while [ ! -e \"$SCRATCH/go\" ]; do sleep 0.1; done" &&
-	{ with_hook sh "$TOP/scripts/apply.sh" >out1 2>err1 & } && first=$! &&
+	{ with_hook sh "$TOP/series/apply.sh" >out1 2>err1 & } && first=$! &&
 	wait_for reached && pid=$(cat reached) &&
 	expect_fail $APPLY; rc2=$?; touch go;
 	wait $first; rc1=$?; cat out1 err1;
@@ -98,10 +98,10 @@ test_expect_success 'a second apply while one runs: refused at once naming its p
 test_expect_success 'a repin or range-diff while an apply runs: refused the same way' '
 	hook "echo \$apply >\"$SCRATCH/reached.tmp\" && mv \"$SCRATCH/reached.tmp\" \"$SCRATCH/reached\"
 	while [ ! -e \"$SCRATCH/go\" ]; do sleep 0.1; done" &&
-	{ with_hook sh "$TOP/scripts/apply.sh" >out1 2>err1 & } && first=$! &&
+	{ with_hook sh "$TOP/series/apply.sh" >out1 2>err1 & } && first=$! &&
 	wait_for reached && pid=$(cat reached) &&
-	TO=$BASE expect_fail sh "$TOP/scripts/repin.sh"; rc2=$?; cp err err.repin;
-	PREV=HEAD expect_fail sh "$TOP/scripts/range-diff.sh"; rc3=$?; touch go;
+	TO=$BASE expect_fail sh "$TOP/series/repin.sh"; rc2=$?; cp err err.repin;
+	PREV=HEAD expect_fail sh "$TOP/series/range-diff.sh"; rc3=$?; touch go;
 	wait $first; rc1=$?; cat out1 err1 err.repin;
 	[ $rc1 = 0 ] && [ $rc2 = 0 ] && [ $rc3 = 0 ] &&
 	grep -q "^repin: lock: another run is changing .*, pid $pid: " err.repin &&
@@ -110,7 +110,7 @@ test_expect_success 'a repin or range-diff while an apply runs: refused the same
 
 # killed: a run KILLed at the 3rd patch, its am and marker left behind
 killed() {
-	hook "kill -KILL 0" && { with_hook setsid -w sh "$TOP/scripts/apply.sh" >out 2>err || :; } &&
+	hook "kill -KILL 0" && { with_hook setsid -w sh "$TOP/series/apply.sh" >out 2>err || :; } &&
 	[ -d "$GD/rebase-apply" ] && [ -f "$GD/x86-copy-series-am" ]
 }
 
@@ -184,13 +184,13 @@ mv_interrupts() {
 }
 
 test_expect_success 'export interrupted while it renames into PATCHES_OUT: the export whole, "interrupted", exit 130' '
-	PATCHES_OUT=$SCRATCH/want sh "$TOP/scripts/export.sh" 2>/dev/null &&
+	PATCHES_OUT=$SCRATCH/want sh "$TOP/series/export.sh" 2>/dev/null &&
 	cp -r "$TOP/patches" got &&
 	mv_interrupts "$SCRATCH/got/" &&
 	# its last patch as an older export had it: the rename must replace it
 	last=$(awk "!/^#/ && \$2 == \"applied\" { f = \$1 } END { print f }" got/series) &&
 	echo "an older export" >>"got/$last" &&
-	{ rc=0; PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/got PATCHES_OUT=$SCRATCH/got setsid -w sh "$TOP/scripts/export.sh" 2>err || rc=$?; } &&
+	{ rc=0; PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/got PATCHES_OUT=$SCRATCH/got setsid -w sh "$TOP/series/export.sh" 2>err || rc=$?; } &&
 	cat err && [ -e sent ] && [ $rc = 130 ] && grep -q "^export: interrupted" err &&
 	diff -r -x upstream -x ".export.*" want got
 '
@@ -201,7 +201,7 @@ test_expect_success 'trailers interrupted while it renames into patches/: every 
 		"$cover_id" >replies.mbox &&
 	mv_interrupts "$SCRATCH/p/" &&
 	{ rc=0; PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 \
-		setsid -w sh "$TOP/scripts/trailers.sh" 2>err || rc=$?; } && cat err &&
+		setsid -w sh "$TOP/series/trailers.sh" 2>err || rc=$?; } && cat err &&
 	[ -e sent ] && [ $rc = 130 ] && grep -q "^trailers: interrupted" err &&
 	for f in $(awk "!/^#/ && \$2 == \"applied\" { print \$1 }" p/series); do
 		grep -qx "Reviewed-by: R <r@example.org>" "p/$f" || { echo "no trailer in $f"; exit 1; }

@@ -49,9 +49,9 @@ refused_all() {
 	[ -e "$GD/$2" ] || { echo "no $GD/$2: the test did not start $1"; return 1; }
 	for run in apply repin range-diff; do
 		case $run in
-		apply) expect_fail sh "$TOP/scripts/apply.sh" ;;
-		repin) TO=$BASE expect_fail sh "$TOP/scripts/repin.sh" ;;
-		range-diff) PREV=HEAD expect_fail sh "$TOP/scripts/range-diff.sh" ;;
+		apply) expect_fail sh "$TOP/series/apply.sh" ;;
+		repin) TO=$BASE expect_fail sh "$TOP/series/repin.sh" ;;
+		range-diff) PREV=HEAD expect_fail sh "$TOP/series/range-diff.sh" ;;
 		esac &&
 		grep_err "^$run: worktree: $1 that the toolkit did not start is in progress in $WORKTREE: end it \(.*'git -C $WORKTREE [^']*'\), then run this again; nothing changed\$" &&
 		[ "$(g rev-parse HEAD)" = "$head" ] && [ -e "$GD/$2" ] && [ "$(series_ref)" = "$ser" ] &&
@@ -113,7 +113,7 @@ test_expect_success 'a bisect: refused, ended by bisect reset' '
 '
 
 test_expect_success 'with every operation ended, apply runs again: the same series' '
-	clean && sh "$TOP/scripts/apply.sh" && [ "$(series_ref)" = "$H" ] && [ "$(g rev-parse HEAD)" = "$H" ]
+	clean && sh "$TOP/series/apply.sh" && [ "$(series_ref)" = "$H" ] && [ "$(g rev-parse HEAD)" = "$H" ]
 '
 clean
 done_testing

@@ -1,6 +1,6 @@
 #!/bin/sh
-# scripts/build.sh and make build (its view of the pipeline): the series
-# head builds (tinyconfig + bench-vm/kernel.config, ccache,
+# build/build.sh and make build (its view of the pipeline): the series
+# head builds (tinyconfig + build/kernel.config, ccache,
 # O=<dir>/build/<commit>); a second run rebuilds nothing; a commit that
 # adds a warning has it reported as new; one that does not compile is
 # reported as failing and fails the view; a commit of a tree already
@@ -9,7 +9,7 @@
 # child builds from its parent's build directory, to the same kernel.
 # test-quick: no: builds the series head kernel
 . "$(dirname "$0")/lib.sh"
-BUILD="sh $TOP/scripts/build.sh"
+BUILD="sh $TOP/build/build.sh"
 [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
@@ -45,7 +45,7 @@ test_expect_success 'a new warning is reported against the parent; a broken comm
 '
 test_expect_success 'a fragment option that does not take effect fails the build, named' '
 	same=$(commit_with "$BASE" Makefile "s/^NAME = .*/&/" "test: the base once more") &&
-	{ cat "$TOP/bench-vm/kernel.config" && echo CONFIG_XCS_NO_SUCH_OPTION=y; } >frag &&
+	{ cat "$TOP/build/kernel.config" && echo CONFIG_XCS_NO_SUCH_OPTION=y; } >frag &&
 	FRAGMENT=$SCRATCH/frag BUILD_TARGETS=init/version.o expect_fail $BUILD "$same" &&
 	grep_err "config: .CONFIG_XCS_NO_SUCH_OPTION=y. from $SCRATCH/frag did not take effect" &&
 	[ "$(cat "$OUT/build/$same/result")" = fail ]

@@ -26,7 +26,7 @@ new_kernel() {
 # repin_back TO: a repin to TO that must succeed, its status in out, the
 # refs it moved in nb and nh; then the refs and the worktree back as they were
 repin_back() {
-	TO=$1 sh "$TOP/scripts/repin.sh" >out 2>err; rc=$?
+	TO=$1 sh "$TOP/series/repin.sh" >out 2>err; rc=$?
 	cat out err
 	nb=$(git -C "$WORKTREE" rev-parse "$REF_NS/base"); nh=$(git -C "$WORKTREE" rev-parse "$REF_NS/series")
 	git -C "$WORKTREE" update-ref "$REF_NS/base" "$BASE" && git -C "$WORKTREE" update-ref "$REF_NS/series" "$HEAD" &&
@@ -35,7 +35,7 @@ repin_back() {
 
 test_expect_success 'a conflict names the file and hunk; pin, refs and worktree unchanged' '
 	to=$(new_kernel "s/^\tALTERNATIVE \"jmp memcpy_orig\", \"\", X86_FEATURE_FSRM$/\tALTERNATIVE \"jmp memcpy_orig\", \"nop\", X86_FEATURE_FSRM/") &&
-	TO=$to expect_fail sh "$TOP/scripts/repin.sh" &&
+	TO=$to expect_fail sh "$TOP/series/repin.sh" &&
 	cat out &&
 	grep -q "^upstream  *0001-" out && grep -q "^conflict  *.*REP-MOVSB.* arch/x86/lib/memcpy_64.S hunk 1" out &&
 	grep_err "1 patch\\(es\\) conflict" &&
@@ -68,11 +68,11 @@ test_expect_success 'fuzz: a changed context line is applies-fuzz with its fuzz,
 '
 
 test_expect_success 'TO_DEBIAN: an unknown version fails at the download; nothing changes' '
-	pin=$(sha256sum <"$TOP/scripts/pin.conf") && link=$(git -C "$TOP" ls-files -s kernel-tree) &&
-	TO_DEBIAN=0.0-no-such-version expect_fail sh "$TOP/scripts/repin.sh" &&
+	pin=$(sha256sum <"$TOP/series/pin.conf") && link=$(git -C "$TOP" ls-files -s kernel-tree) &&
+	TO_DEBIAN=0.0-no-such-version expect_fail sh "$TOP/series/repin.sh" &&
 	grep_err "^repin: download: .apt-get download linux-source-6.12=0.0-no-such-version. failed" &&
 	! grep -q usage "$SCRATCH/err" &&
-	[ "$(sha256sum <"$TOP/scripts/pin.conf")" = "$pin" ] &&
+	[ "$(sha256sum <"$TOP/series/pin.conf")" = "$pin" ] &&
 	[ "$(git -C "$TOP" ls-files -s kernel-tree)" = "$link" ] &&
 	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/base")" = "$BASE" ] &&
 	[ "$(git -C "$WORKTREE" rev-parse "$REF_NS/series")" = "$HEAD" ]
@@ -85,20 +85,20 @@ repin_unchanged() {
 	[ "$(git -C "$WORKTREE" rev-parse HEAD)" = "$HEAD" ] &&
 	[ -z "$(git -C "$WORKTREE" status --porcelain)" ] &&
 	[ ! -e "$gd/rebase-apply" ] && [ ! -e "$gd/x86-copy-series-am" ] &&
-	[ "$(sha256sum <"$TOP/scripts/pin.conf")" = "$pin" ] && [ -z "$(ls -d "$TOP"/scripts/.pin.conf.* 2>/dev/null)" ]
+	[ "$(sha256sum <"$TOP/series/pin.conf")" = "$pin" ] && [ -z "$(ls -d "$TOP"/scripts/.pin.conf.* 2>/dev/null)" ]
 }
 
 test_expect_success 'TO with TO_DEBIAN, a TO_DEBIAN that is no version, TO_DEBIAN with KERNEL_TREE: usage errors' '
-	pin=$(sha256sum <"$TOP/scripts/pin.conf") &&
+	pin=$(sha256sum <"$TOP/series/pin.conf") &&
 	for v in "TO=$BASE TO_DEBIAN=6.12.115-2~deb12u1" "TO_DEBIAN=6.12;rm" "TO_DEBIAN=../x" \
 		"TO_DEBIAN=6.12.115-2~deb12u1 KERNEL_TREE=$TOP/kernel-tree"; do
-		rc=0; env $v sh "$TOP/scripts/repin.sh" 2>err || rc=$?; cat err
+		rc=0; env $v sh "$TOP/series/repin.sh" 2>err || rc=$?; cat err
 		[ $rc = 2 ] && grep -q "^repin: usage: " err || exit 1
 	done && repin_unchanged
 '
 
 test_expect_success 'TERM in the middle of a repin: refs, worktree and pin as they were' '
-	pin=$(sha256sum <"$TOP/scripts/pin.conf") &&
+	pin=$(sha256sum <"$TOP/series/pin.conf") &&
 	to=$(new_kernel "1i /* three */\n/* new */\n/* lines */") && mkdir hooks &&
 	cat >hooks/pre-applypatch <<-EOF &&
 	#!/bin/sh
@@ -112,7 +112,7 @@ test_expect_success 'TERM in the middle of a repin: refs, worktree and pin as th
 	EOF
 	chmod +x hooks/pre-applypatch &&
 	{ rc=0; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=$SCRATCH/hooks \
-		TO=$to sh "$TOP/scripts/repin.sh" >out 2>err || rc=$?; } && cat out err &&
+		TO=$to sh "$TOP/series/repin.sh" >out 2>err || rc=$?; } && cat out err &&
 	[ $rc = 143 ] && [ "$(wc -l <count)" = 3 ] && repin_unchanged
 '
 done_testing

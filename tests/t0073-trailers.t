@@ -84,15 +84,15 @@ test_expect_success 'collect: each trailer to its patch; quoted and unrelated ig
 '
 
 test_expect_success 'trailers go before ---, once; a second run adds nothing' '
-	setup && PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/scripts/trailers.sh" &&
+	setup && PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/series/trailers.sh" &&
 	awk "/^Reviewed-by: Rev One/ { r = NR } /^---\$/ && !d { d = NR } END { exit !(r && r < d) }" "p/$f2" &&
-	cp -r p p1 && PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/scripts/trailers.sh" &&
+	cp -r p p1 && PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/series/trailers.sh" &&
 	diff -r p1 p && [ "$(grep -c "^Acked-by: Ack All" "p/$f3")" = 1 ]
 '
 
 test_expect_success 'the commits carry the trailers after apply' '
-	setup && PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/scripts/trailers.sh" &&
-	PATCHES=$SCRATCH/p SERIES_REF=$REF_NS/trailers sh "$TOP/scripts/apply.sh" &&
+	setup && PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/series/trailers.sh" &&
+	PATCHES=$SCRATCH/p SERIES_REF=$REF_NS/trailers sh "$TOP/series/apply.sh" &&
 	git -C "$WORKTREE" log --format=%B "$REF_NS/base..$REF_NS/trailers" >msgs &&
 	grep -qx "Reviewed-by: Rev One <one@example.org>" msgs &&
 	grep -qx "Tested-by: Tess Ter <tess@example.org>" msgs &&
@@ -234,7 +234,7 @@ test_expect_success 'stdout on a full disk, REPLIES a directory: clear errors, p
 	{ rc=0; "$COLLECT" p/series replies.mbox >/dev/full 2>err || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "^trailers-collect: write: stdout: No space left on device" err &&
 	cp -r p p0 && mkdir maildir &&
-	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/maildir NO_APPLY=1 expect_fail sh "$TOP/scripts/trailers.sh" &&
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/maildir NO_APPLY=1 expect_fail sh "$TOP/series/trailers.sh" &&
 	grep_err "replies: .*maildir. is not a file" && diff -r p0 p
 '
 
@@ -243,7 +243,7 @@ test_expect_success 'a failure at the second patch leaves patches/ as it was' '
 	{ for k in 1 7; do mail_id "<r$k@r>" "R <r@example.org>" "$(patch_id $k)" "" "Re: $k" "Reviewed-by: R <r@example.org>"; done; } >replies.mbox &&
 	printf "#!/bin/sh\ncase \" \$* \" in *\" interpret-trailers \"*%s*) echo \"error: no space left (simulated)\" >&2; exit 1 ;; esac\nexec %s \"\$@\"\n" \
 		"$(patch_file 7)" "$git" >bin/git && chmod +x bin/git &&
-	PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 expect_fail sh "$TOP/scripts/trailers.sh" &&
+	PATH=$SCRATCH/bin:$PATH PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 expect_fail sh "$TOP/series/trailers.sh" &&
 	grep_err "trailers: interpret-trailers: could not add .* patches/ is unchanged" &&
 	diff -r p0 p
 '
@@ -255,7 +255,7 @@ ids_replies() {
 	mail_id "<ack@r>" "Ack All <all@example.org>" "$cid" "" "Re: cover" "Acked-by: Ack All <all@example.org>"
 }
 trail() {
-	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/${1:-ids.mbox} NO_APPLY=1 sh "$TOP/scripts/trailers.sh" 2>err
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/${1:-ids.mbox} NO_APPLY=1 sh "$TOP/series/trailers.sh" 2>err
 }
 
 test_expect_success 'a link at a name trailers writes (FILE.trailers-new) or reads: refused, the file it names as it was' '
@@ -321,12 +321,12 @@ test_expect_success 'a trailer not its sender'"'"'s is listed and left out, as b
 	"$COLLECT" --sloppy p/series replies.mbox >found2 2>err2 && [ "$(wc -l <found2)" = 4 ] &&
 	grep -qx "$(patch_file 2)	Reviewed-by: Rev One <one@example.org>" found2 && [ ! -s err2 ] &&
 	# make trailers: the mismatch said, the rest folded; with TRAILERS_SLOPPY=1 that one too
-	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/scripts/trailers.sh" 2>err3 && cat err3 &&
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 sh "$TOP/series/trailers.sh" 2>err3 && cat err3 &&
 	grep -q "is not its sender.s" err3 && ! grep -q "Rev One" "p/$(patch_file 2)" &&
 	grep -qx "Reported-by: Rev One <one@example.org>" "p/$(patch_file 3)" &&
-	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 TRAILERS_SLOPPY=1 sh "$TOP/scripts/trailers.sh" 2>err4 &&
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 TRAILERS_SLOPPY=1 sh "$TOP/series/trailers.sh" 2>err4 &&
 	grep -qx "Reviewed-by: Rev One <one@example.org>" "p/$(patch_file 2)" &&
-	{ rc=0; PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox TRAILERS_SLOPPY=yes sh "$TOP/scripts/trailers.sh" 2>err5 || rc=$?; } &&
+	{ rc=0; PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox TRAILERS_SLOPPY=yes sh "$TOP/series/trailers.sh" 2>err5 || rc=$?; } &&
 	[ $rc = 2 ] && grep -q "TRAILERS_SLOPPY=1 (fold trailers that are not their sender.s too, as b4 am -S) or unset, not .yes." err5
 '
 

@@ -13,23 +13,23 @@ plan 11
 
 test_expect_success 'get_maintainer: x86 patches go to the x86 maintainers, mm ones to linux-mm' '
 	x86=$(ls "$TOP"/patches/*REP-MOVSB*.mbox) && mm=$(ls "$TOP"/patches/0002-mm-*.mbox) &&
-	sh "$TOP/scripts/get-maintainer.sh" to "$x86" >to && cat to && grep -q "mingo@redhat.com" to &&
-	grep -q "x86@kernel.org" to && sh "$TOP/scripts/get-maintainer.sh" cc "$x86" >cc && cat cc && grep -q "linux-kernel@vger.kernel.org" cc &&
-	sh "$TOP/scripts/get-maintainer.sh" cc "$mm" >cc2 && cat cc2 && grep -q "linux-mm@kvack.org" cc2 &&
+	sh "$TOP/series/get-maintainer.sh" to "$x86" >to && cat to && grep -q "mingo@redhat.com" to &&
+	grep -q "x86@kernel.org" to && sh "$TOP/series/get-maintainer.sh" cc "$x86" >cc && cat cc && grep -q "linux-kernel@vger.kernel.org" cc &&
+	sh "$TOP/series/get-maintainer.sh" cc "$mm" >cc2 && cat cc2 && grep -q "linux-mm@kvack.org" cc2 &&
 	# prose: 7/7 says "zstd" in its changelog and notes, 6/7 "PREEMPT_RT": nobody of theirs
 	grep -qi zstd "$x86" && ! grep -q "terrelln@fb.com" to cc &&
 	six=$(ls "$TOP"/patches/0006-mm-*.mbox) && grep -q PREEMPT_RT "$six" &&
-	sh "$TOP/scripts/get-maintainer.sh" to "$six" >to6 && sh "$TOP/scripts/get-maintainer.sh" cc "$six" >cc6 &&
+	sh "$TOP/series/get-maintainer.sh" to "$six" >to6 && sh "$TOP/series/get-maintainer.sh" cc "$six" >cc6 &&
 	cat to6 cc6 && ! grep -q "rostedt@goodmis.org\|linux-rt-devel" to6 cc6 &&
 	# a keyword in the code itself still finds its maintainer
 	sed "/^+++ b\/arch\/x86\/lib\/memcpy_64.S/,/^@@/{/^@@/a\\
 +/* zstd */
 }" "$x86" >kw.mbox && ! cmp -s "$x86" kw.mbox &&
-	sh "$TOP/scripts/get-maintainer.sh" to kw.mbox >to7 && grep -q "terrelln@fb.com" to7
+	sh "$TOP/series/get-maintainer.sh" to kw.mbox >to7 && grep -q "terrelln@fb.com" to7
 '
 
 test_expect_success 'send: dry run lists every mail with its recipients, sends nothing' '
-	FROM="Tester <t@example.org>" sh "$TOP/scripts/send.sh" >out 2>err; rc=$?; cat out err; [ $rc = 0 ] &&
+	FROM="Tester <t@example.org>" sh "$TOP/series/send.sh" >out 2>err; rc=$?; cat out err; [ $rc = 0 ] &&
 	n=$(awk "!/^#/ && (\$2 == \"cover\" || \$2 == \"applied\")" "$TOP/patches/series" | wc -l) &&
 	[ "$(grep -c "^Dry-OK\|^Dry-Sent" out)" = "$n" ] &&
 	grep -q "linux-mm@kvack.org" out && grep -q "x86@kernel.org" out &&
@@ -37,12 +37,12 @@ test_expect_success 'send: dry run lists every mail with its recipients, sends n
 '
 test_expect_success 'a figure with no source in patches/figures: not sent, not even a dry run' '
 	cp -r "$TOP/patches" p && grep -v "^2 claim template/nd_pmem " p/figures >f && mv f p/figures &&
-	rc=0; PATCHES=$SCRATCH/p FROM="Tester <t@example.org>" sh "$TOP/scripts/send.sh" >out 2>err || rc=$?
+	rc=0; PATCHES=$SCRATCH/p FROM="Tester <t@example.org>" sh "$TOP/series/send.sh" >out 2>err || rc=$?
 	cat err; [ $rc = 1 ] && grep -q "0002-.*: .649 ms. has no source" err &&
 	grep -q "^send: claims: not sent: the figures of the mails are refused" err && ! grep -q "^Dry-OK" out
 '
 test_expect_success 'get-maintainer.sh: a patch that is not there is named' '
-	expect_fail sh "$TOP/scripts/get-maintainer.sh" to "$SCRATCH/no.mbox" &&
+	expect_fail sh "$TOP/series/get-maintainer.sh" to "$SCRATCH/no.mbox" &&
 	grep_err "^get-maintainer: patch: .*no.mbox. is not a file that can be read"
 '
 
@@ -50,7 +50,7 @@ test_expect_success 'SEND other than 0 or 1, a FROM that is not one address: ref
 	for v in "SEND=yes" "SEND=true" "SEND_OVERRIDE=" "FROM=Tester" "FROM=a@b,c@d" "FROM=Name <a@b> x <c@d>" \
 		"FROM=Name <a@b.example>
 Bcc: c@d.example"; do
-		rc=0; env FROM="Tester <t@example.org>" "$v" sh "$TOP/scripts/send.sh" >out 2>err || rc=$?
+		rc=0; env FROM="Tester <t@example.org>" "$v" sh "$TOP/series/send.sh" >out 2>err || rc=$?
 		cat err; [ $rc = 2 ] && grep -q "^send: usage: " err && ! grep -q "^Dry-OK\|^Sent\|^OK" out || exit 1
 	done
 '
@@ -85,7 +85,7 @@ smtp() {
 }
 send() {
 	rm -f rcpts mails && env OUT="$SCRATCH" WORKTREE="$WORKTREE" SEND_CI="$SCRATCH/ci" SMTP_SERVER="$SCRATCH/smtp" \
-		FROM="Tester <t@example.org>" "$@" sh "$TOP/scripts/send.sh" >out 2>err
+		FROM="Tester <t@example.org>" "$@" sh "$TOP/series/send.sh" >out 2>err
 }
 mails() {
 	awk "!/^#/ && (\$2 == \"cover\" || \$2 == \"applied\")" "$TOP/patches/series" | wc -l

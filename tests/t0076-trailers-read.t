@@ -41,7 +41,7 @@ collected() {
 # folded TRAILER: make trailers (NO_APPLY) folds exactly TRAILER into
 # 5/7, where git reads it back as one trailer of one address
 folded() {
-	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 TRAILERS_SLOPPY=1 sh "$TOP/scripts/trailers.sh" 2>terr ||
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 TRAILERS_SLOPPY=1 sh "$TOP/series/trailers.sh" 2>terr ||
 		{ cat terr; return 1; }
 	grep -qxF "$1" "p/$f5" &&
 	sed "/^---\$/q" "p/$f5" | git interpret-trailers --parse >parsed && grep -qxF "$1" parsed &&
@@ -69,7 +69,7 @@ test_expect_success 'a name in RFC 2047 words (Q, B, Latin-1, words side by side
 	# a mail that says another charset: refused, patches/ as it was
 	rm -rf p p0 && setup && sed -i "0,/^\$/s//Content-Type: text\/plain; charset=ISO-8859-1\n/" "p/$f5" && cp -r p p0 &&
 	reply "Acked-by: =?ISO-8859-1?Q?Fran=E7ois?= Z <fz@example.org>" >replies.mbox &&
-	{ rc=0; PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 TRAILERS_SLOPPY=1 sh "$TOP/scripts/trailers.sh" 2>terr || rc=$?; } &&
+	{ rc=0; PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 TRAILERS_SLOPPY=1 sh "$TOP/series/trailers.sh" 2>terr || rc=$?; } &&
 	cat terr && [ $rc = 1 ] && grep -q "charset=ISO-8859-1: not UTF-8, and a trailer is" terr && diff -r p0 p
 '
 
@@ -96,7 +96,7 @@ refused() {
 	expect_fail "$COLLECT" --sloppy p/series replies.mbox && cat "$SCRATCH/err" &&
 	grep_err "^trailers-collect: replies.mbox:$line: reply .Re: five.: trailer .*$2" &&
 	cp -r p p0 &&
-	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 expect_fail sh "$TOP/scripts/trailers.sh" &&
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/replies.mbox NO_APPLY=1 expect_fail sh "$TOP/series/trailers.sh" &&
 	diff -r p0 p && rm -rf p0
 }
 

@@ -17,8 +17,8 @@ test_expect_success 'make lint: shellcheck and checkpatch.pl find nothing' '
 
 test_expect_success 'every script of the toolkit is in the list make lint checks' '
 	make -C "$TOP" --no-print-directory -s print-shell-sources | tr " " "\n" | sed "/^$/d" | sort -u >listed &&
-	(cd "$TOP" && { find scripts bench bench-vm checks ci tests -name "*.sh" -o -name "*.t"; echo .ci/run; } |
-		sort -u) >all &&
+	(cd "$TOP" && { find . \( -path ./out -o -path ./kernel-tree -o -path ./.git \) -prune -o \
+		\( -name "*.sh" -o -name "*.t" \) -print | sed "s|^\./||"; echo .ci/run; } | sort -u) >all &&
 	diff all listed
 '
 

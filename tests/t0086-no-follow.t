@@ -108,7 +108,7 @@ test_expect_success 'ci/run.sh: links at commits.txt, series.txt, summary.txt, t
 	canaries_intact && plain ci/$c2/.fake.superseded && [ ! -s ci/$c2/.fake.superseded ]
 '
 
-test_expect_success 'ci/merge.sh: links at merge/commits.txt and at inputs-commits: written beside, canaries as they were' '
+test_expect_success 'report/merge.sh: links at merge/commits.txt and at inputs-commits: written beside, canaries as they were' '
 	fake_series repo && B=$(git -C repo rev-parse HEAD~2) && H=$(git -C repo rev-parse HEAD) &&
 	mkdir -p a/x &&
 	sh "$TOP/tests/fixtures/ci/rec.sh" bench memcpy-sweep/v/64 ns_per_call ns $B host "AMD EPYC 7763" h "{}" \
@@ -116,12 +116,12 @@ test_expect_success 'ci/merge.sh: links at merge/commits.txt and at inputs-commi
 	sh "$TOP/tests/fixtures/ci/rec.sh" bench memcpy-sweep/v/64 ns_per_call ns $H host "AMD EPYC 7763" h "{}" \
 		9 10 11 >>a/x/records.jsonl &&
 	plant m/commits.txt &&
-	KERNEL_TREE=$SCRATCH/repo MERGE_OUT=$SCRATCH/m sh "$TOP/ci/merge.sh" a >out 2>err; rc=$?;
+	KERNEL_TREE=$SCRATCH/repo MERGE_OUT=$SCRATCH/m sh "$TOP/report/merge.sh" a >out 2>err; rc=$?;
 	cat err && [ $rc = 0 ] && canaries_intact && plain m/commits.txt m/merge.md &&
 	[ "$(wc -l <m/commits.txt)" = 3 ] && grep -q "^$H	x: commit 3$" m/commits.txt &&
 	# no series in the checkout: the commits.txt of the results, found
 	git init -q norefs && cp m/commits.txt a/x/commits.txt && plant m2/inputs-commits &&
-	KERNEL_TREE=$SCRATCH/norefs MERGE_OUT=$SCRATCH/m2 sh "$TOP/ci/merge.sh" a >out 2>err; rc=$?;
+	KERNEL_TREE=$SCRATCH/norefs MERGE_OUT=$SCRATCH/m2 sh "$TOP/report/merge.sh" a >out 2>err; rc=$?;
 	cat err && [ $rc = 0 ] && canaries_intact && plain m2/merge.md
 '
 
@@ -170,27 +170,27 @@ test_expect_success 'a link in patches/: series-check, trailers-collect, claims-
 test_expect_success 'a link in patches/: apply, export, trailers, send and repin refuse it by name, nothing changed' '
 	linked_patches && fake_series repo && isolate && git -C repo for-each-ref >refs &&
 	printf "From r Mon Sep 17 00:00:00 2001\nSubject: Re: x\n\nAcked-by: A <a@example.org>\n" >r.mbox &&
-	PATCHES=$SCRATCH/p expect_fail sh "$TOP/scripts/apply.sh" && refused &&
-	PATCHES=$SCRATCH/p expect_fail sh "$TOP/scripts/export.sh" && refused &&
-	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/r.mbox NO_APPLY=1 expect_fail sh "$TOP/scripts/trailers.sh" && refused &&
-	PATCHES=$SCRATCH/p expect_fail sh "$TOP/scripts/send.sh" && refused &&
-	PATCHES=$SCRATCH/p TO=HEAD expect_fail sh "$TOP/scripts/repin.sh" && refused &&
+	PATCHES=$SCRATCH/p expect_fail sh "$TOP/series/apply.sh" && refused &&
+	PATCHES=$SCRATCH/p expect_fail sh "$TOP/series/export.sh" && refused &&
+	PATCHES=$SCRATCH/p REPLIES=$SCRATCH/r.mbox NO_APPLY=1 expect_fail sh "$TOP/series/trailers.sh" && refused &&
+	PATCHES=$SCRATCH/p expect_fail sh "$TOP/series/send.sh" && refused &&
+	PATCHES=$SCRATCH/p TO=HEAD expect_fail sh "$TOP/series/repin.sh" && refused &&
 	[ ! -e o ] && git -C repo for-each-ref | cmp - refs
 '
 
 test_expect_success 'export: a link in PATCHES_OUT is refused by name, the file it names as it was' '
 	fake_series repo && isolate && cp -r "$TOP/patches" p && mkdir d && plant d/0001-x.mbox &&
-	PATCHES=$SCRATCH/p PATCHES_OUT=$SCRATCH/d expect_fail sh "$TOP/scripts/export.sh" &&
+	PATCHES=$SCRATCH/p PATCHES_OUT=$SCRATCH/d expect_fail sh "$TOP/series/export.sh" &&
 	grep_err "patches: .*d/0001-x.mbox. is a symbolic link" && canaries_intact && [ -L d/0001-x.mbox ]
 '
 
 test_expect_success 'range-diff: a link committed in the previous patches/ is refused by name, before anything' '
-	git init -q tk && cp -r "$TOP/scripts" tk/ && mkdir tk/patches &&
+	git init -q tk && cp -r "$TOP/scripts" "$TOP/series" tk/ && mkdir tk/patches &&
 	cp "$TOP/patches/series" "$TOP/patches/0000-cover-letter.mbox" tk/patches/ &&
 	ln -s ../../outside-file tk/patches/0001-x.mbox && git -C tk add -A &&
 	git -C tk -c user.name=T -c user.email=t@example.org commit -q -m "patches with a link" &&
 	fake_series repo && isolate && git -C repo for-each-ref >refs &&
-	PREV=HEAD expect_fail sh tk/scripts/range-diff.sh &&
+	PREV=HEAD expect_fail sh tk/series/range-diff.sh &&
 	grep_err "prev: patches: .patches/0001-x.mbox. of HEAD \([0-9a-f]{12}\) is a symbolic link" &&
 	[ ! -e o ] && git -C repo for-each-ref | cmp - refs
 '

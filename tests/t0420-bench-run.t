@@ -9,8 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 BENCH=$BIN/copy-bench
 [ -x "$BENCH" ] || bail "$BENCH is not built: run 'make tools'"
-# shellcheck source=../scripts/pin.conf
-. "$TOP/scripts/pin.conf"
+# shellcheck source=../series/pin.conf
+. "$TOP/series/pin.conf"
 BASE=$(git -C "$TOP/kernel-tree" rev-parse -q --verify "refs/tags/$PIN_TAG^{commit}") ||
 	bail "the pinned kernel is not imported: run 'make kernel-tree'"
 SEEDS=$TOP/bench/seed-diffs

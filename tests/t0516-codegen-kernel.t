@@ -1,7 +1,7 @@
 #!/bin/sh
 # The codegen check on the pinned kernel (make checks, CHECKS_ONLY=codegen):
 # the distro guest's measured path against Debian's own configuration of
-# the pinned version (scripts/debian-config.sh, fetched with apt-get
+# the pinned version (build/debian-config.sh, fetched with apt-get
 # download): equal machine code and struct page layout at the base; the
 # same guest at -Os (tinyconfig's optimisation, one line added to the
 # guest's fragment) fails, naming memmap_init_zone_device() and its first
@@ -26,7 +26,7 @@ merged() {
 		END { for (i = 1; i <= n; i++) print v[order[i]] }' "$@"
 }
 
-if debcfg=$(sh "$TOP/scripts/debian-config.sh" 2>"$TEST_OUT/codegen-config.err"); then
+if debcfg=$(sh "$TOP/build/debian-config.sh" 2>"$TEST_OUT/codegen-config.err"); then
 	test_expect_success 'the distro guest at the base: the same code and layout as Debian' '
 		KCONFIG=distro KUNIT=0 CHECKS_ONLY=codegen $CHECKS --results res "$BASE" 2>err; rc=$?; cat err &&
 		[ $rc = 0 ] && grep -q "^pass" res/verdict &&
@@ -34,7 +34,7 @@ if debcfg=$(sh "$TOP/scripts/debian-config.sh" 2>"$TEST_OUT/codegen-config.err")
 	'
 
 	test_expect_success 'the same guest at -Os fails, naming the function and the instruction' '
-		{ merged "$TOP/bench-vm/kernel.config" "$TOP/bench-vm/distro.config" |
+		{ merged "$TOP/build/kernel.config" "$TOP/build/distro.config" |
 			grep -v "^CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=" && echo CONFIG_CC_OPTIMIZE_FOR_SIZE=y; } >frag &&
 		FRAGMENT=$SCRATCH/frag KUNIT=0 CHECKS_ONLY=codegen expect_fail $CHECKS --results res "$BASE" &&
 		grep -q "^fail" res/verdict && cat res/codegen.txt &&
@@ -44,7 +44,7 @@ if debcfg=$(sh "$TOP/scripts/debian-config.sh" 2>"$TEST_OUT/codegen-config.err")
 	'
 
 	test_expect_success 'tinyconfig: the struct page layout differs too, named field by field' '
-		FRAGMENT=$TOP/bench-vm/kernel.config KUNIT=0 CHECKS_ONLY=codegen expect_fail $CHECKS --results res "$BASE" &&
+		FRAGMENT=$TOP/build/kernel.config KUNIT=0 CHECKS_ONLY=codegen expect_fail $CHECKS --results res "$BASE" &&
 		cat res/codegen.txt &&
 		grep -q "^layout: NR_PAGEFLAGS: Debian.s 24, the guest.s " res/codegen.txt &&
 		grep -q "^layout: NODES_WIDTH: Debian.s 10, the guest.s 0$" res/codegen.txt

@@ -121,10 +121,10 @@ test_expect_success 'the real stamps: a file a step sources or runs, or a variab
 				{ echo "$s: $f sources $r, which its inputs do not hash"; cat "rci/$C1/$s/inputs"; return 1; }
 		done
 	done &&
-	grep -q "tk/scripts/pin.conf" src.build && grep -q "tk/scripts/owner.sh" src.bench-vm &&
-	echo "# changed" >>tk/scripts/pin.conf && [ "$(rci)" = "bench bench-vm build checks " ] &&
+	grep -q "tk/series/pin.conf" src.build && grep -q "tk/scripts/owner.sh" src.bench-vm &&
+	echo "# changed" >>tk/series/pin.conf && [ "$(rci)" = "bench bench-vm build checks " ] &&
 	echo "# changed" >>tk/scripts/owner.sh && [ "$(rci)" = "bench bench-vm build checks " ] &&
-	echo "# changed" >>tk/bench-vm/kernel.config && [ "$(rci)" = "build checks " ] &&
+	echo "# changed" >>tk/build/kernel.config && [ "$(rci)" = "build checks " ] &&
 	echo "# changed" >>tk/scripts/deps.list && [ "$(rci)" = "" ]
 '
 
@@ -271,9 +271,9 @@ test_expect_success 'every variable a step reads: another value reruns exactly t
 	mkdir bin2 && cp "$BIN"/bench-vm-agent "$BIN"/bench-vm-collect "$BIN"/gen_init_cpio "$BIN"/bench-vm-model.so bin2/ &&
 	echo >>bin2/bench-vm-agent && cp bin2/gen_init_cpio gic && echo >>gic &&
 	printf "#!/bin/sh\nexec qemu-system-x86_64 \"\$@\"\n" >qemu && chmod +x qemu &&
-	cp "$TOP/bench-vm/kernel.config" frag.config && echo "CONFIG_PRINTK_TIME=y" >>frag.config &&
+	cp "$TOP/build/kernel.config" frag.config && echo "CONFIG_PRINTK_TIME=y" >>frag.config &&
 	# KCONFIG=distro: the codegen check names its reference, read offline
-	(. "$TOP/scripts/pin.conf" && printf "#\n# Linux/x86 %s Kernel Configuration\n" "$PIN_KVER") >debian.config &&
+	(. "$TOP/series/pin.conf" && printf "#\n# Linux/x86 %s Kernel Configuration\n" "$PIN_KVER") >debian.config &&
 	VALUES="FRAGMENT=$SCRATCH/frag.config BUILD_TARGETS=vmlinux KUNIT=0 COCCI_SET=ours CHECKS_ONLY=sparse CONFIGS=arm64 CONFIGS_TARGETS=mm/mm_init.o
 		KUNIT_SUITES=memcpy KUNIT_VARIANTS=erms NS_SIZE=8G REBINDS=3 CPU=max,-erms ACCEL=tcg CLOCK=wall
 		MODEL=cache MODEL_ARGS=top=5 MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1 GUEST_MITIGATIONS=cpu HEADER_USERS_MAX=1 KCONFIG=distro

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The error paths of the record reader (lib/record-read.c, lib/record-fields.c),
-# the gate's acknowledgements (ci/gate.c) and ci-report's arguments, through
+# the gate's acknowledgements (report/gate.c) and ci-report's arguments, through
 # ci-report: every bad input is refused with exit 1 (2 for usage) and a
 # message naming the file, line and field, and no report is written.  Also
 # a report that cannot reach stdout (a full disk) is exit 1, not 0: it
@@ -53,7 +53,7 @@ test_expect_success 'a NUL byte in a line, a line cut short: refused by file and
 	refused "^ci-report: records: cut.jsonl:1: not JSON \(cut short\) at column [0-9]+: a line holds one record and nothing else\$" cut.jsonl
 '
 
-# params.preempted: what the clean-median of host claims (ci/claims.c) reads
+# params.preempted: what the clean-median of host claims (report/claims.c) reads
 test_expect_success 'params.preempted not one count 0 or above a sample: refused by name' '
 	rec $B 1 2 3 >ok.jsonl &&
 	for bad in "\"x\"" "[0, 1]" "[0, 1, 2, 3]" "[0, -1, 0]" "[0, 1.5, 0]" "[0, \"1\", 0]" "[0, null, 0]"; do

@@ -24,7 +24,7 @@ only_old() {
 test_expect_success 'build.sh --results: the build records, in that directory only' '
 	[ -f "$OUT/build/$HEAD/arch/x86/boot/bzImage" ] || { echo "no build of the head: t0050 makes it"; exit 1; } &&
 	: >mark && sleep 1 &&
-	sh "$TOP/scripts/build.sh" --results "$SCRATCH/ci/$HEAD/build" "$HEAD" >out 2>err && cat err &&
+	sh "$TOP/build/build.sh" --results "$SCRATCH/ci/$HEAD/build" "$HEAD" >out 2>err && cat err &&
 	r=ci/$HEAD/build/records.jsonl &&
 	for m in ok seconds warnings new_warnings; do
 		grep -q "\"suite\":\"build\",\"case\":\"kernel\",\"metric\":\"$m\"" "$r" || exit 1

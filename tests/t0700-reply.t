@@ -16,8 +16,8 @@ plan 5
 FROM='Rev Iewer <reviewer@example.org>'
 MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
 # the scripts behind make reply and make reproduce, for their exit status
-REPLY="sh $TOP/scripts/reply.sh"
-REPRO="sh $TOP/scripts/reproduce.sh"
+REPLY="sh $TOP/review/reply.sh"
+REPRO="sh $TOP/review/reproduce.sh"
 
 # the cover as posted: with its To and Cc (the one in patches/ gets them
 # when sent: make reply then asks get_maintainer.pl, in the worktree)

@@ -11,7 +11,7 @@
 [ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-reproduce is not built: run 'make tools'"
 plan 5
 MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
-REPRO="sh $TOP/scripts/reproduce.sh"
+REPRO="sh $TOP/review/reproduce.sh"
 
 # The guest claims, from make quick's records (t0670)
 Q=$OUT/quick

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ci/merge.sh: make merge.  Joins the records of several hosts (files or
+# report/merge.sh: make merge.  Joins the records of several hosts (files or
 # directories: each host's out/ci or out/bench-vm, results/*) into one
 # table by CPU (ci-merge): $OUT/merge/merge.{txt,md,json}, and every
 # record read, once, in $OUT/merge/records.jsonl.  A change is against

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * reply.c - ci-reproduce reply: a tester's plain-text reply to the cover
- * letter, from the report's claims (make reply, scripts/reply.sh).
+ * letter, from the report's claims (make reply, review/reply.sh).
  *
  *   ci-reproduce reply REPORT COVER FROM TOOLKIT_COMMIT WHERE CC
  *

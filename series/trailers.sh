@@ -32,7 +32,7 @@
 # the run says so.  A line of another form, or a trailer rejected twice,
 # is an error, named by line; nothing changes.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 COLLECT=${TRAILERS_COLLECT:-$BIN/trailers-collect}
@@ -185,4 +185,4 @@ if [ -n "$late" ]; then
 	printf '%s: interrupted once the trailers were being renamed into %s: every patch has its trailers; run make apply\n' "$PROG" "$PATCHES" >&2
 	exit "$late"
 fi
-[ -n "${NO_APPLY:-}" ] || sh "$TOP/scripts/apply.sh"
+[ -n "${NO_APPLY:-}" ] || sh "$TOP/series/apply.sh"

@@ -54,9 +54,9 @@
  * folded: a mismatch is the maintainer's to judge, not an error.
  *
  * Prints "file<TAB>trailer" lines in the order found (a pair may
- * repeat: scripts/trailers.sh keeps the first); with --ids, a third column:
+ * repeat: series/trailers.sh keeps the first); with --ids, a third column:
  * the Message-Id of the reply it came from ("-" when it has none), what
- * scripts/trailers.sh keeps as the trailer's provenance.  Exit 1 when the series or
+ * series/trailers.sh keeps as the trailer's provenance.  Exit 1 when the series or
  * the mbox cannot be read, a trailer is refused, or stdout cannot be
  * written; 2 on usage.
  */

@@ -4,7 +4,7 @@
 # ccache, walking the series in one build directory (walk_dir below):
 # builds or not, the time taken, and compiler and objtool warnings that
 # are new against its parent's build.  `make build` (ci/run.sh --view build) runs it on each
-# commit and prints the table (scripts/build-step.sh).
+# commit and prints the table (build/build-step.sh).
 #
 #   build.sh [--results DIR] COMMIT
 #   build.sh --check    FRAGMENT, JOBS and BUILD_TARGETS checked, then what
@@ -23,7 +23,7 @@
 # give $OUT/ci/<commit>/build), else out/build/<commit>/records.jsonl.
 # Exit 1 when the commit does not build.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 . "$(dirname "$0")/kconfig.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then
@@ -37,7 +37,7 @@ else
 	[ $# = 1 ] || usage_die "build.sh [--results DIR] COMMIT: one commit (make build COMMITS='...' for several)"
 fi
 
-# KCONFIG=distro|tiny: the guest's configuration (scripts/kconfig.sh,
+# KCONFIG=distro|tiny: the guest's configuration (build/kconfig.sh,
 # guest_fragment); FRAGMENT=<file>: another fragment, named KCONFIG_NAME
 # in the build's identity (bench-vm/checked.sh passes the guest's with a
 # variant's fragment appended)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * reviewer.h - what the parts of ci-reproduce (the reviewer's tool: make
- * reproduce, make reply) share: the report they read.
+ * reproduce, make reply) share: the report they read (report-json.c) and
+ * the reply's entry point, which reproduce.c's main dispatches to.
  *
- *   report_load(path)      ci-report --json's object of commits, or die
- *   read_json(path, what)  a JSON file, or die naming WHAT
- *   str_of(o, key)         a string member, or NULL
+ *   report_load(path)      report-json.c: ci-report --json's object of
+ *                          commits, or die
+ *   read_json(path, what)  report-json.c: a JSON file, or die naming WHAT
+ *   str_of(o, key)         report-json.c: a string member, or NULL
  *   cmd_reply(...)         reply.c: the reply to the cover letter
  */
 #ifndef CI_REVIEWER_H

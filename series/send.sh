@@ -31,7 +31,7 @@
 # Message-Ids would be the same on the list): bump the version (make
 # export VERSION=N+1), or SEND_OVERRIDE with a reason.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
@@ -161,8 +161,8 @@ files=""
 : >"$tmp/to" && : >"$tmp/cc" || die "tmp: cannot write in $tmp"
 for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); do
 	b=$tmp/${f##*/}
-	sh "$TOP/scripts/get-maintainer.sh" to "$PATCHES/$f" >"$b.to" &&
-		sh "$TOP/scripts/get-maintainer.sh" cc "$PATCHES/$f" >"$b.cc" ||
+	sh "$TOP/series/get-maintainer.sh" to "$PATCHES/$f" >"$b.to" &&
+		sh "$TOP/series/get-maintainer.sh" cc "$PATCHES/$f" >"$b.cc" ||
 		die "get_maintainer: no recipients for $f (see above, or is $tmp full?); nothing sent"
 	cat "$b.to" >>"$tmp/to" && cat "$b.cc" >>"$tmp/cc" &&
 		with_rcpt "$PATCHES/$f" "$(addresses "$b.to")${SEND_TO:+, $SEND_TO}" "$(addresses "$b.cc")${SEND_CC:+, $SEND_CC}" >"$b" ||
@@ -171,7 +171,7 @@ for f in $(printf '%s\n' "$list" | awk -F'\t' '$1 == "applied" { print $2 }'); d
 	# the dry run: each recipient's reason, and which mails
 	if [ "${SEND:-0}" = 0 ]; then
 		np=$(printf '%s\n' "$f" | sed -n 's/^0*\([0-9][0-9]*\)-.*/\1/p')
-		sh "$TOP/scripts/get-maintainer.sh" roles "$PATCHES/$f" >"$b.roles" ||
+		sh "$TOP/series/get-maintainer.sh" roles "$PATCHES/$f" >"$b.roles" ||
 			die "get_maintainer: no reasons for $f (see above); nothing sent"
 		sed "s|\$|	${np:-$f}|" "$b.roles" >>"$tmp/roles" || die "tmp: could not write $tmp/roles (disk full?)"
 	fi

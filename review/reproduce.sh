@@ -9,7 +9,7 @@
 # It reads the claim from REPORT (default $CI_OUT/report.json; CI_OUT is
 # out/ci, or out/quick with CI_QUICK=1) and writes REPRO_DIR (default
 # $OUT/reproduce/<ID, '/' as '_'>):
-#   reproduce.sh         the reproducer (scripts/reproduce-claim.sh): boots
+#   reproduce.sh         the reproducer (review/reproduce-claim.sh): boots
 #                        each side's kernel as the records' run did and
 #                        compares the samples, exact under icount
 #   metadata.json        the claim, its commits and tree ids, the kernels'
@@ -27,7 +27,7 @@
 # there and current: the directory is made aside and renamed in whole.
 # Exit: 0; 1 an error; 2 usage or an unknown claim.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 PROG=reproduce
 
 [ $# = 1 ] && [ -n "$1" ] || usage_die "make reproduce ID=<claim id> (e.g. ID=series-icount/nd_pmem; REPORT=, CI_QUICK=1)"
@@ -82,14 +82,14 @@ for c in $from $to; do
 		die "kernels: cannot copy $b's bzImage, .config, System.map and build-id.json into $stage"
 done
 cp "$BIN/bench-vm-agent" "$BIN/bench-vm-collect" "$BIN/gen_init_cpio" "$BIN/ci-reproduce" "$stage/bin/" &&
-	cp "$TOP/scripts/reproduce-claim.sh" "$stage/reproduce.sh" ||
+	cp "$TOP/review/reproduce-claim.sh" "$stage/reproduce.sh" ||
 	die "materials: cannot copy the tools into $stage"
 # the toolkit's files of the run: those its inputs hash (what run.sh
 # names, found from it: ci/run.sh scripts_of), and the ones inputs made
 # before that did not list (lib.sh's pin.conf and owner.sh)
 for p in $(awk 'length($1) == 64 && $2 !~ "^/" { print $2 }' "$CI_OUT/$to/bench-vm/inputs") \
 	bench-vm/run.sh bench-vm/rundir.sh bench-vm/initramfs.sh bench-vm/pdeath.sh \
-	scripts/lib.sh scripts/pin.conf scripts/owner.sh; do
+	scripts/lib.sh series/pin.conf scripts/owner.sh; do
 	case $TOP/$p in "$OUT"/*) continue ;; esac
 	mkdir -p "$stage/$(dirname "$p")" && cp "$TOP/$p" "$stage/$p" ||
 		die "materials: cannot copy $p into $stage"

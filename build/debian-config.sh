@@ -17,7 +17,7 @@
 # DEBIAN_CONFIG=FILE: a configuration you have (offline); it must be of
 # the pinned kernel version.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 PROG=debian-config
 
 check=''

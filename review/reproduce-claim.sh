@@ -1,6 +1,6 @@
 #!/bin/sh
 # reproduce.sh: one claim's guest figures again, from the materials beside
-# this script (make reproduce ID=... wrote them, from scripts/reproduce-
+# this script (make reproduce ID=... wrote them, from review/reproduce-
 # claim.sh of x86-copy-series): boots each side's kernel under QEMU as
 # the records' run did and compares its samples with the record's:
 # under the icount clock (-icount shift=0,sleep=off: emulated instructions

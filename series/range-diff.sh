@@ -19,7 +19,7 @@
 # (lib.sh: worktree_lock) from the apply of the previous version until
 # the worktree is back at the series head.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 prev_word=${PREV:-its previous version} prev_name=
 # version_rev N: the toolkit commit of version N of the series (above)
@@ -96,5 +96,5 @@ kgit rev-parse -q --verify "$prev_base^{commit}" >/dev/null ||
 
 progress range-diff "applying patches/ of ${prev_name:-$PREV} ($(printf %.12s "$prev_rev")) on $(printf %.12s "$prev_base")"
 PATCHES=$tmp/patches SERIES_REF=$REF_NS/prev APPLY_BASE=$prev_base \
-	sh "$TOP/scripts/apply.sh" || die "prev: the previous version does not apply (see above)"
+	sh "$TOP/series/apply.sh" || die "prev: the previous version does not apply (see above)"
 kgit --no-pager range-diff --no-color "$prev_base..$REF_NS/prev" "$base..$head"

@@ -1,6 +1,6 @@
-# ci/report-lib.sh: the report of a set of records, made one way for a
+# report/report-lib.sh: the report of a set of records, made one way for a
 # run here (ci/run.sh, make report) and for a committed set
-# (ci/report-set.sh, make report RESULTS=<set>).  Sourced after
+# (report/report-set.sh, make report RESULTS=<set>).  Sourced after
 # scripts/lib.sh; reads GATE_PCT, GATE_PCT_TCG, GATE_PCT_ICOUNT, GATE_ACK,
 # GATE_ONLY, COSTS and PATCHES.
 

@@ -22,7 +22,7 @@
 # checked against its sha256, becomes one commit with fixed identity, date
 # and message, so its id must equal the gitlink recorded for kernel-tree.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 TARBALL=${PIN_TARBALL_OVERRIDE:-$PIN_TARBALL}
 

@@ -30,7 +30,7 @@
 #                        (default refs/x86-copy-series/series)
 #   APPLY_BASE=<commit>  another base (default refs/x86-copy-series/base)
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}

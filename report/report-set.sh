@@ -1,6 +1,6 @@
 #!/bin/sh
-# ci/report-set.sh: make report RESULTS=<set>: the report of a committed
-# result set, made as make report makes one of a run here (ci/report-lib.sh),
+# report/report-set.sh: make report RESULTS=<set>: the report of a committed
+# result set, made as make report makes one of a run here (report/report-lib.sh),
 # for a reviewer with this checkout alone: no kernel tree, no run.
 #
 #   report-set.sh SET

@@ -8,7 +8,7 @@
  *   claims-lint [--series FILE] [--figures FILE]
  *
  * Defaults: patches/series, and the "figures" file beside it.  The
- * figures that need a source (ci/claims.c: series_figures) are those of
+ * figures that need a source (report/claims.c: series_figures) are those of
  * the cover letter and of every applied patch's changelog that have a
  * unit or a percent, and every number of a table row (an indented line
  * with two numbers or more).  Upstream entries are others' commits,
@@ -72,11 +72,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format.h"
-#include "report.h"
+#include "../report/format.h"
+#include "../report/report.h"
 #include "util.h"
 
-/* equal as figures (ci/claims.c's EPS) */
+/* equal as figures (report/claims.c's EPS) */
 #define EPS 0.000000001
 
 static unsigned int nrefused;

@@ -1,5 +1,5 @@
-# scripts/build-step.sh: the build step of the pipeline (ci/run.sh, its
-# list in ci/steps.sh): one commit's kernel by scripts/build.sh, its build
+# build/build-step.sh: the build step of the pipeline (ci/run.sh, its
+# list in ci/steps.sh): one commit's kernel by build/build.sh, its build
 # records (result, seconds, warnings).  Kind "kernel": the guests' kernel,
 # built in the foreground, one guest at most beside it.
 
@@ -11,23 +11,23 @@ step_build_kind() {
 # besides the commit (the fragment's hash, the compiler, the targets):
 # run once by ci/run.sh, which keeps what it printed in CI_SETTINGS_build
 step_build_check() {
-	sh "$TOP/scripts/build.sh" --check
+	sh "$TOP/build/build.sh" --check
 }
 
 step_build_inputs() {
 	echo "commit $1"
 	printf '%s\n' "${CI_SETTINGS_build?ci/run.sh: step_build_check did not run}"
 	# shellcheck disable=SC2046 # a file a word, no blanks in our paths
-	files_hash "$TOP/scripts/build-step.sh" $(scripts_of "$TOP/scripts/build.sh") "$BIN/record-write"
+	files_hash "$TOP/build/build-step.sh" $(scripts_of "$TOP/build/build.sh") "$BIN/record-write"
 }
 
 # a kernel that does not build is a result (an error record), not a
 # failed step; a record that cannot be written fails it
 step_build_run() {
 	c=$1 dir=$2 rc=0
-	sh "$TOP/scripts/build.sh" --results "$dir" "$c" || rc=$?
+	sh "$TOP/build/build.sh" --results "$dir" "$c" || rc=$?
 	[ -f "$dir/records.jsonl" ] || {
-		echo "$PROG: build: scripts/build.sh wrote no $dir/records.jsonl (exit $rc)" >&2
+		echo "$PROG: build: build/build.sh wrote no $dir/records.jsonl (exit $rc)" >&2
 		return "$(( rc ? rc : 1 ))"
 	}
 	return $rc
@@ -35,7 +35,7 @@ step_build_run() {
 
 # step_build_typical COMMIT I: its seconds on this project's 2-core
 # machine when no earlier run is known (README, "Where the time goes"): a
-# build of a tree built already is linked (scripts/build.sh); the first
+# build of a tree built already is linked (build/build.sh); the first
 # commit is built whole, the others walk from the commit built before in
 # the same directory: a header rebuilds what includes it, a .c file its
 # object and the link

@@ -34,7 +34,7 @@
 # identity takes its place; with neither FROM nor a git identity, the
 # placeholder stays: it is the documented default, no one's address.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 DEST=${PATCHES_OUT:-$PATCHES}

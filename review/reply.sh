@@ -1,6 +1,6 @@
 #!/bin/sh
 # reply.sh: make reply: a tester's plain-text reply to the cover letter,
-# from the claims of make ci's report (ci-reproduce reply, ci/reply.c):
+# from the claims of make ci's report (ci-reproduce reply, review/reply.c):
 # per patch the claimed figure and the reproduced one with its clock
 # label and spread, the author's setup beside this run's, the commands
 # that give the figures again, and Tested-by: only when every measured
@@ -15,7 +15,7 @@
 #   git send-email --to=... $OUT/reply/reply.mbox
 # Exit: 0; 1 an error (nothing replaced); 2 usage.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 PROG=reply
 
 [ $# = 0 ] || usage_die "make reply [REPORT=...] [COVER=mbox] [FROM='Name <addr>'] [REPLY_FILE=file]"
@@ -58,15 +58,15 @@ fi
 # Cc: the cover's To and Cc (a posted cover's own) and, for the cover in
 # patches/ (which gets them only when sent), everyone make send would
 # send it to: each patch's get_maintainer.pl maintainers, reviewers and
-# lists (scripts/get-maintainer.sh), once each
+# lists (series/get-maintainer.sh), once each
 more_cc=
 if ! grep -qi '^\(to\|cc\):' "$COVER"; then
 	rcpt=$(mktemp) || die "tmp: cannot create a file in ${TMPDIR:-/tmp}"
 	trap 'rm -f "$rcpt"' EXIT
 	ok=1
 	for f in $(awk '!/^#/ && $2 == "applied" { print $1 }' "$TOP/patches/series"); do
-		sh "$TOP/scripts/get-maintainer.sh" to "$TOP/patches/$f" >>"$rcpt" 2>/dev/null &&
-			sh "$TOP/scripts/get-maintainer.sh" cc "$TOP/patches/$f" >>"$rcpt" 2>/dev/null || { ok=; break; }
+		sh "$TOP/series/get-maintainer.sh" to "$TOP/patches/$f" >>"$rcpt" 2>/dev/null &&
+			sh "$TOP/series/get-maintainer.sh" cc "$TOP/patches/$f" >>"$rcpt" 2>/dev/null || { ok=; break; }
 	done
 	if [ -n "$ok" ]; then
 		more_cc=$(sort -u "$rcpt" | paste -sd, - | sed 's/,/, /g')
@@ -89,7 +89,7 @@ tmp=$(tmp_beside "$REPLY_FILE") || die "output: cannot create a file in $(dirnam
 	"$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)" "$where" "$more_cc" >"$tmp" ||
 	die "reply: ci-reproduce failed (above); $REPLY_FILE is left as it was"
 long=$(awk 'body && length($0) > 75 { print NR ": " length($0) " columns" } /^$/ { body = 1 }' "$tmp" | head -n 3)
-[ -z "$long" ] || die "reply: body lines over 75 columns (line $long): a bug of ci/reply.c"
+[ -z "$long" ] || die "reply: body lines over 75 columns (line $long): a bug of review/reply.c"
 # git send-email's own reading of it, sending nothing
 # (its ident: FROM's, not a git configuration's, which lib.sh hides)
 email=${from##*<}

@@ -11,7 +11,7 @@
 # words of its prose (6/7's changelog names PREEMPT_RT, 7/7's zstd:
 # their maintainers were sent patches they have nothing to do with).
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 [ $# = 2 ] || usage_die "get-maintainer.sh to|cc|roles PATCH"
 case $1 in
 to) opts="--norolestats --nomultiline --nol --nor" ;;

@@ -15,14 +15,14 @@
 #   upstream                     its reverse applies: already in the kernel
 #   conflict                     with the file and hunk that fail
 # Only when no patch conflicts are the base and series refs moved (and, for
-# TO_DEBIAN, scripts/pin.conf and the kernel-tree gitlink rewritten for you
+# TO_DEBIAN, series/pin.conf and the kernel-tree gitlink rewritten for you
 # to commit).  A failed or interrupted re-pin leaves the pin, the refs and
 # the worktree as they were; TO and TO_DEBIAN together, or a TO_DEBIAN
 # that is no Debian version, are refused before anything is done.  One
 # run at a time: an apply, repin or range-diff that runs is named and the
 # repin refused (lib.sh: worktree_lock); a signal says "interrupted".
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}
@@ -192,8 +192,8 @@ if [ -f "$work/pin.new" ]; then
 	*[!0-9A-Za-z.+~-]*) die "pin: the kernel's version '$kver' (make kernelversion) is not a version: nothing changed" ;;
 	esac
 	[ -z "$kver" ] || set -- "$@" -e "s|^PIN_KVER=.*|PIN_KVER=$kver|"
-	pin_tmp=$(tmp_beside "$TOP/scripts/pin.conf") &&
-		sed "$@" "$TOP/scripts/pin.conf" >"$pin_tmp" ||
+	pin_tmp=$(tmp_beside "$TOP/series/pin.conf") &&
+		sed "$@" "$TOP/series/pin.conf" >"$pin_tmp" ||
 		die "pin: cannot write '${pin_tmp:-a new file in $TOP/scripts}' (disk full?); nothing changed"
 fi
 trap - EXIT INT TERM HUP
@@ -203,14 +203,14 @@ rm -f "$(am_marker)"
 repin_commit() {
 	kgit update-ref "$REF_NS/base" "$new_base"
 	kgit update-ref "$REF_NS/series" "$new_head"
-	[ -z "$pin_tmp" ] || mv -f -T "$pin_tmp" "$TOP/scripts/pin.conf"
+	[ -z "$pin_tmp" ] || mv -f -T "$pin_tmp" "$TOP/series/pin.conf"
 }
 signals_held repin_commit ||
-	die "repin: moving the refs or scripts/pin.conf failed (above): check $REF_NS/base, $REF_NS/series and scripts/pin.conf"
+	die "repin: moving the refs or series/pin.conf failed (above): check $REF_NS/base, $REF_NS/series and series/pin.conf"
 if [ -f "$work/pin.new" ]; then
 	git -C "$TOP" update-index --add --cacheinfo "160000,$new_base,kernel-tree" ||
-		die "pin: the refs and scripts/pin.conf name $TO, but the kernel-tree gitlink could not be set: run 'git -C $TOP update-index --add --cacheinfo 160000,$new_base,kernel-tree'"
-	progress repin "scripts/pin.conf and the kernel-tree gitlink now name $TO: review and commit them, then 'make export'"
+		die "pin: the refs and series/pin.conf name $TO, but the kernel-tree gitlink could not be set: run 'git -C $TOP update-index --add --cacheinfo 160000,$new_base,kernel-tree'"
+	progress repin "series/pin.conf and the kernel-tree gitlink now name $TO: review and commit them, then 'make export'"
 fi
 if [ -n "$late" ]; then
 	printf '%s: interrupted once the refs and the pin were being moved: they name the new base together\n' "$PROG" >&2

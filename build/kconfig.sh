@@ -1,24 +1,24 @@
 #!/bin/sh
 # kconfig.sh: the guest kernel's configuration, sourced after lib.sh by
-# what configures a kernel (scripts/build.sh, checks/checks.sh and
+# what configures a kernel (build/build.sh, checks/checks.sh and
 # checks/kunit.sh): only their settings depend on KCONFIG, not those of
 # every script that sources lib.sh (ci/run.sh hashes the files a step
 # sources into its stamp).
 
 # The guest kernel's configuration, by name (KCONFIG): its fragments,
 # merged in order on tinyconfig.
-#   distro  bench-vm/kernel.config + bench-vm/distro.config: the measured
+#   distro  build/kernel.config + build/distro.config: the measured
 #           code is a distro kernel's (Debian's values; the codegen check
 #           proves it); the default of make, make quick and make ci
-#   tiny    bench-vm/kernel.config alone: tinyconfig's -Os and no
+#   tiny    build/kernel.config alone: tinyconfig's -Os and no
 #           mitigations, a kernel nobody runs; 2-3 times quicker to build,
 #           for the tests and a first try (its figures are labelled so)
 # kconfig_parts NAME: the fragments of NAME, a path a line; usage error
 # for another name
 kconfig_parts() {
 	case $1 in
-	distro) printf '%s\n' "$TOP/bench-vm/kernel.config" "$TOP/bench-vm/distro.config" ;;
-	tiny) printf '%s\n' "$TOP/bench-vm/kernel.config" ;;
+	distro) printf '%s\n' "$TOP/build/kernel.config" "$TOP/build/distro.config" ;;
+	tiny) printf '%s\n' "$TOP/build/kernel.config" ;;
 	*) usage_die "KCONFIG: '$1' is not distro (a distro kernel's code: the default) or tiny (tinyconfig at -Os, quicker to build)" ;;
 	esac
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * reproduce.c - ci-reproduce: one claim of the report, as materials a
- * reviewer runs to get its figures again (scripts/reproduce.sh, make
+ * reviewer runs to get its figures again (review/reproduce.sh, make
  * reproduce ID=...; the reproducer's own script is
- * scripts/reproduce-claim.sh).
+ * review/reproduce-claim.sh).
  *
  *   ci-reproduce claim REPORT ID
  *       the claim ID of REPORT (ci-report --json), as "key value" lines:
@@ -44,7 +44,6 @@
 #include "reviewer.h"
 #include "util.h"
 
-#define SCHEMA_REPORT "x86-copy-series/ci-report/1"
 #define SCHEMA "x86-copy-series/reproduce/1"
 #define USAGE \
 	"usage: ci-reproduce claim REPORT ID | metadata REPORT ID CI_OUT [KEY=VALUE...] |\n" \
@@ -56,42 +55,6 @@ static __noreturn void usage_exit(const char *why)
 		fprintf(stderr, "ci-reproduce: %s\n", why);
 	fprintf(stderr, USAGE "\n");
 	exit(2);
-}
-
-json_object *read_json(const char *path, const char *what)
-{
-	json_object *o = json_object_from_file(path);
-
-	if (!o)
-		die("%s: %s: cannot read it as JSON (%s)", what, path, json_util_get_last_err());
-	return o;
-}
-
-const char *str_of(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* make ci's report, with its claims */
-json_object *report_load(const char *report)
-{
-	json_object *r = read_json(report, "report"), *claims;
-	const char *schema = str_of(r, "schema");
-
-	if (!streq(schema, SCHEMA_REPORT))
-		die("report: %s is not a ci-report --json (schema '%s', not " SCHEMA_REPORT ")",
-		    report, schema ? schema : "none");
-	if (!streq(str_of(r, "mode"), "commits"))
-		die("report: %s is a table by CPU (make merge), not of commits: %s", report,
-		    "use make ci's report (out/ci/report.json)");
-	if (!json_object_object_get_ex(r, "claims", &claims) ||
-	    !json_object_is_type(claims, json_type_array))
-		die("report: %s has no claims[]", report);
-	return r;
 }
 
 /* the report's claim ID, or an error naming the ids there are */

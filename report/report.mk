@@ -1,0 +1,43 @@
+# report/report.mk: the records of a run made readable: ci-report (the
+# report, the claims of the changelogs, predictions, plots, the gate) and
+# ci-merge (several hosts' results in one table).  Included by the
+# top-level Makefile.
+#
+#   make report        the report again from the records in $(OUT)/ci
+#                      (CI_QUICK=1: $(OUT)/quick; RESULTS=<set>: a
+#                      committed set's, into out/report/<set>)
+#   make merge RESULTS='dir1 dir2 file.jsonl'  several hosts: one table by CPU
+#                      (ci-merge), $(OUT)/merge/merge.{txt,md,json}
+
+# Every part of ci-report and ci-merge is its own object (report/report.h
+# lists them), over lib/ (LIB_OBJ, the top-level Makefile, which compiles
+# and links them).  claims-lint (series/series.mk) reads the claims as
+# the report does.
+REPORT_OBJ = $(call objs,report/gate.c report/out-text.c report/out-md.c report/out-json.c \
+	report/format.c report/outputs.c report/functions.c report/predict.c report/builds.c \
+	report/summary.c)
+
+C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge
+$(BIN)/ci-report: $(call objs,report/report-main.c report/claims.c report/plots.c) $(REPORT_OBJ) $(LIB_OBJ)
+$(BIN)/ci-merge: $(call objs,report/merge-main.c) $(REPORT_OBJ) $(LIB_OBJ)
+
+.PHONY: report merge report-check-c
+
+# RESULTS=<set>: a committed set's report, into out/report/<set>
+report: $(BIN)/ci-report
+	$(Q)if [ -n "$$RESULTS" ]; then sh report/report-set.sh "$$RESULTS"; else sh ci/run.sh --report-only; fi
+
+# RESULTS is a list: its words (and what a pattern of them names) are the
+# arguments, as the shell splits a value, never reads it as code
+merge: $(BIN)/ci-merge
+	$(Q)sh report/merge.sh $$RESULTS
+
+report-check-c:
+	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f report/*.c report/*.h
+
+HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
+HELP += '                 (CI_QUICK=1: those of make quick, in out/quick); RESULTS=<set>: a committed'
+HELP += '                 set'"'"'s (results/<date-what>/<part>), into out/report/<set> (REPORT_OUT=)'
+HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
+HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order, default this checkout'"'"'s)'
+HELP += '  report-check-c checkpatch.pl --strict on the report C'
