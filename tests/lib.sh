@@ -119,6 +119,20 @@ mkdir -p "$TEST_OUT/skips" && : >"$SKIP_FILE" || bail "cannot write $SKIP_FILE"
 # the seconds each test took, for the suite's list of the slowest
 TIME_FILE=$TEST_OUT/times/$(basename "$0")
 mkdir -p "$TEST_OUT/times" && : >"$TIME_FILE" || bail "cannot write $TIME_FILE"
+# the output of this file's failed tests, for the suite's end: prove
+# shows a failure's "not ok" line but not the comments after it, and a
+# CI log that ends with the summary said only which test failed
+FAIL_FILE=$TEST_OUT/failures/$(basename "$0")
+mkdir -p "$TEST_OUT/failures" && rm -f "$FAIL_FILE" || bail "cannot write $FAIL_FILE"
+
+# failure_output TITLE [LOG]: the failed test's title and the last lines
+# of its output into $FAIL_FILE (tests/run-suite.sh prints them at the end)
+failure_output() {
+	{
+		printf '%s %s - %s\n' "$(basename "$0")" "$T" "$1"
+		[ -z "$2" ] || tail -n 25 "$2" | sed 's/^/    /'
+	} >>"$FAIL_FILE" 2>/dev/null || diag "cannot write $FAIL_FILE"
+}
 
 test_expect_success() {
 	T=$((T + 1))
@@ -137,6 +151,7 @@ test_expect_success() {
 		echo "not ok $T - $1"
 		diag "scratch dir kept: $SCRATCH"
 		tail -n 30 "$SCRATCH/.tap.log" | sed 's/^/# /'
+		failure_output "$1" "$SCRATCH/.tap.log"
 		FAILED=$((FAILED + 1))
 	fi
 }
@@ -148,6 +163,7 @@ test_result() {
 	else
 		echo "not ok $T - $2"
 		[ -z "${3:-}" ] || tail -n 30 "$3" | sed 's/^/# /'
+		failure_output "$2" "${3:-}"
 		FAILED=$((FAILED + 1))
 	fi
 }

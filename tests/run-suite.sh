@@ -12,7 +12,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
 TEST_OUT=${TEST_OUT:-$TOP/out/test}
 mkdir -p "$TEST_OUT" || exit 1
-rm -rf "$TEST_OUT/skips" "$TEST_OUT/times"
+rm -rf "$TEST_OUT/skips" "$TEST_OUT/times" "$TEST_OUT/failures"
 log=$TEST_OUT/prove.log
 rc=0
 files=tests/
@@ -107,6 +107,11 @@ echo
 echo "slowest tests (seconds, file, number, title):"
 cat "$TEST_OUT"/times/* 2>/dev/null | sort -t "$(printf '\t')" -k1,1nr | head -n 10 |
 	awk -F '\t' '{ printf "  %4d s  %s %s - %.70s\n", $1, $2, $3, $4 }'
+if [ -n "$(ls -A "$TEST_OUT/failures" 2>/dev/null)" ]; then
+	echo
+	echo "failed tests, the last lines of each one's output (scratch directories kept in $TEST_OUT):"
+	cat "$TEST_OUT"/failures/*
+fi
 echo
 # prove's summary again, from "Test Summary Report" or "All tests" on
 sed -n '/^Test Summary Report/,$p; /^All tests successful/,$p' "$log"

@@ -7,10 +7,11 @@
 # unless tests/ci-skips.txt lets it; make test-quick leaves out exactly the
 # files that build a kernel or boot a guest, each by the tag in its header;
 # a make that a test runs (OUT=$OUT BIN=$BIN) relinks none of the suite's
-# tools, which the other lane may be running.
+# tools, which the other lane may be running; a failed test's output is
+# printed at the suite's end, where a CI log's tail shows it.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 11
 
 # mini_suite BODY: a test file with BODY in a scratch copy of the harness;
 # runs it, output in mini.out, exit status in mini.rc; off CI (CI unset,
@@ -72,6 +73,22 @@ test_expect_success 'a skip passes off CI and is listed, with its reason, before
 	grep -qx "skipped: 1 test(s), and why:" suite.out &&
 	grep -qx "  t.t 2 - needs a thing: no thing here" suite.out &&
 	[ "$(tail -n 1 suite.out)" = "Result: PASS" ]
+'
+
+test_expect_success 'a failed test'"'"'s last lines of output are printed at the suite'"'"'s end, before the summary; a passing run prints none' '
+	mini_suite "plan 2
+test_expect_success passes \"echo quiet\"
+test_expect_success \"fails loudly\" \"echo the-reason-it-failed; false\"
+done_testing" && [ "$(cat mini.rc)" = 1 ] &&
+	rc=0 && (cd mini && env -u XCS_TEST_ENV -u CI TEST_OUT="$SCRATCH/fail-out" sh tests/run-suite.sh) >fail.out 2>&1 || rc=$?
+	cat fail.out && [ $rc = 1 ] &&
+	sed -n "/^failed tests, the last lines/,/^Test Summary Report/p" fail.out >tail.out &&
+	grep -qx "t.t 2 - fails loudly" tail.out && grep -qx "    the-reason-it-failed" tail.out &&
+	! grep -q "quiet" tail.out && [ "$(tail -n 1 fail.out)" = "Result: FAIL" ] &&
+	sed -i "s/; false//" mini/tests/t.t &&
+	rc=0 && (cd mini && env -u XCS_TEST_ENV -u CI TEST_OUT="$SCRATCH/fail-out" sh tests/run-suite.sh) >pass.out 2>&1 || rc=$?
+	cat pass.out && [ $rc = 0 ] && [ "$(tail -n 1 pass.out)" = "Result: PASS" ] &&
+	! grep -q "^failed tests\|the-reason-it-failed" pass.out
 '
 
 test_expect_success 'under CI=true a skip fails, unless tests/ci-skips.txt lets that test skip' '
