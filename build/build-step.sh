@@ -34,7 +34,7 @@ step_build_run() {
 }
 
 # step_build_typical COMMIT I: its seconds on this project's 2-core
-# machine when no earlier run is known (README, "Where the time goes"): a
+# machine when no earlier run is known (doc/measurements.md): a
 # build of a tree built already is linked (build/build.sh); the first
 # commit is built whole, the others walk from the commit built before in
 # the same directory: a header rebuilds what includes it, a .c file its

@@ -52,7 +52,7 @@ step_checks_run() {
 }
 
 # step_checks_typical COMMIT I: the base and the head build and run
-# KUnit; the others check what they touch (README, "Where the time goes");
+# KUnit; the others check what they touch (doc/measurements.md);
 # one that touches a shared header builds whole kernels, itself and its
 # parent in five configurations (checks/configs.sh: 2959 s for patch 4
 # with an empty cache here, seconds once its trees are cached), which

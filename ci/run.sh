@@ -103,7 +103,7 @@ esac
 # the changelog lint, sparse, coccinelle and the codegen check, the
 # guests, the host benchmark, the report; full (make ci, the default):
 # the superset CI runs, with the configs matrix, clang and KUnit, which
-# build whole kernels of other configurations (README: the time table)
+# build whole kernels of other configurations (doc/measurements.md)
 CI_SET=${CI_SET:-full}
 case $CI_SET in
 main)

@@ -5,7 +5,7 @@
 # the pin, the refs and the worktree; a clean re-pin moves the refs.
 # TO_DEBIAN with a version Debian does not have is a download error that
 # changes nothing (the successful download and import, 150 MB and ~3 min,
-# are left to a maintainer's run: see the notes of issue 7).
+# are left to a maintainer's run: doc/maintainer.md, repin).
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"

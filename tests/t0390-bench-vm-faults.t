@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench-vm under bad input and interruptions (issue 13): options that
+# bench-vm under bad input and interruptions: options that
 # cannot be honoured are refused before anything is written (a watchdog
 # of 0, sizes that overflow 64 bits or that QEMU cannot give a guest,
 # mistyped numbers and flags); every write is checked (bench-vm-collect,

@@ -3,7 +3,7 @@
 # count or sample count that is not one, a results directory that has a
 # table already or an unfinished run's records, no qemu-x86_64; each a clear error before anything is
 # built, timed or counted, and nothing written.  (The run itself is
-# timing: bench-vm/README.md quotes its figures; no test decides on it.)
+# timing: doc/bench-vm-measured.md quotes its figures; no test decides on it.)
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 plan 3
