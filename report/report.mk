@@ -1,6 +1,7 @@
 # report/report.mk: the records of a run made readable: ci-report (the
-# report, the claims of the changelogs, predictions, plots, the gate) and
-# ci-merge (several hosts' results in one table).  Included by the
+# report, the claims of the changelogs, predictions, plots, the gate),
+# ci-merge (several hosts' results in one table) and ci-verdict (whether
+# a run's results pass the series, for make send).  Included by the
 # top-level Makefile.
 #
 #   make report        the report again from the records in $(OUT)/ci
@@ -17,9 +18,11 @@ REPORT_OBJ = $(call objs,report/gate.c report/out-text.c report/out-md.c report/
 	report/format.c report/outputs.c report/functions.c report/predict.c report/builds.c \
 	report/summary.c)
 
-C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge
+C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-verdict
 $(BIN)/ci-report: $(call objs,report/report-main.c report/claims.c report/plots.c) $(REPORT_OBJ) $(LIB_OBJ)
 $(BIN)/ci-merge: $(call objs,report/merge-main.c) $(REPORT_OBJ) $(LIB_OBJ)
+# make send's question: do make ci's report and summary pass the series?
+$(BIN)/ci-verdict: $(call objs,report/verdict.c lib/util.c)
 
 .PHONY: report merge report-check-c
 

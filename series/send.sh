@@ -45,7 +45,8 @@ esac
 patches_plain
 
 # ci_verdict: why the CI results do not pass the current series (a line),
-# or nothing when they do
+# or nothing when they do: ci-verdict (report/verdict.c) reads ci-report's
+# JSON and run.sh's summary.txt
 ci_verdict() {
 	cd_dir=${SEND_CI:-$OUT/ci}
 	[ -f "$cd_dir/report.json" ] && [ -f "$cd_dir/summary.txt" ] || {
@@ -53,32 +54,14 @@ ci_verdict() {
 		return 0
 	}
 	cd_want=$(commit_list) || { echo "the series' commits cannot be listed"; return 0; }
-	python3 - "$cd_dir/report.json" "$cd_dir/summary.txt" "$cd_want" <<-\EOF
-	import json, sys
-	report, summary, want = sys.argv[1], sys.argv[2], sys.argv[3].split()
-	try:
-	    r = json.load(open(report))
-	    cols = [c["key"] for c in r["columns"]]
-	except (OSError, ValueError, KeyError, TypeError) as e:
-	    sys.exit(print(f"{report} is not a ci-report (make ci) report: {e}"))
-	if cols != want:
-	    sys.exit(print(f"{report} is of {len(cols)} commits ending at {cols[-1][:12] if cols else 'none'}, "
-	                   f"not of the {len(want)} of the current series ending at {want[-1][:12]}: run 'make ci'"))
-	rows = {}
-	for line in open(summary).read().splitlines()[1:]:
-	    w = line.split()
-	    if w:
-	        rows[w[0]] = w[1:]
-	for c in want:
-	    bad = [s for s in rows.get(c[:12], ["lost"]) if s not in ("ok", "same", "reused")]
-	    if bad:
-	        sys.exit(print(f"{c[:12]} did not pass its steps ({' '.join(bad)} in {summary})"))
-	worse = [f"{x['column'][:12]} {w['suite']}/{w['case']}/{w['metric']} +{x['regression_pct']:.1f}%"
-	         for w in r.get("rows", []) for x in w.get("cells", [])
-	         if "regression_pct" in x and not x.get("accepted")]
-	if worse:
-	    sys.exit(print(f"the gate flags {len(worse)} change(s) no one accepted: {'; '.join(worse)}"))
-	EOF
+	cd_rc=0
+	# shellcheck disable=SC2086 # the commits, a word each
+	cd_why=$("$BIN/ci-verdict" "$cd_dir/report.json" "$cd_dir/summary.txt" $cd_want) || cd_rc=$?
+	case $cd_rc/$cd_why in
+	0/) ;;
+	1/?*) printf '%s\n' "$cd_why" ;;
+	*) echo "ci-verdict failed (exit $cd_rc): the CI results in $cd_dir cannot be judged" ;;
+	esac
 }
 worktree_check
 [ -e "$WORKTREE/scripts/get_maintainer.pl" ] ||
@@ -87,7 +70,7 @@ worktree_check
 	die "git-email: git send-email is not installed: run 'make deps' (package git-email)"
 list=$("$SERIES_CHECK" "$PATCHES/series") || exit
 # every figure the mails quote from its source, as computed (claims-lint)
-tool_built claims-lint
+tool_built claims-lint ci-verdict
 claims_lint "$PATCHES/series" "$PATCHES/figures" ||
 	die "claims: not sent: the figures of the mails are refused (above): give each a source in $PATCHES/figures"
 from=$(series_ident)

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
 [ -f "$WORKTREE/scripts/get_maintainer.pl" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-plan 11
+plan 12
 
 test_expect_success 'get_maintainer: x86 patches go to the x86 maintainers, mm ones to linux-mm' '
 	x86=$(ls "$TOP"/patches/*REP-MOVSB*.mbox) && mm=$(ls "$TOP"/patches/0002-mm-*.mbox) &&
@@ -120,6 +120,19 @@ test_expect_success 'SEND=1 with a step that did not pass, a commit summary.txt 
 	{ rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "^send: ci: not sent: $(printf %.12s "$mid") did not pass its steps (lost in .*summary.txt)" err &&
 	[ ! -e rcpts ]
+'
+
+test_expect_success 'SEND=1 with a report ci-verdict cannot read through (a regression without its suite, not JSON, no columns): refused, named; its usage is exit 2' '
+	smtp && GATE=1 ci_dir && sed -i "s/\"suite\": \"bench-vm\", //" ci/report.json && ! grep -q suite ci/report.json &&
+	{ rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^send: ci: not sent: .*report.json is not a ci-report (make ci) report: row 1, cell 1: a regression without its column, suite, case, metric or number" err &&
+	ci_dir && echo "{" >ci/report.json && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^send: ci: not sent: .*report.json is not a ci-report (make ci) report" err &&
+	echo "{\"rows\": []}" >ci/report.json && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^send: ci: not sent: .*report.json is not a ci-report (make ci) report: it has no columns" err &&
+	[ ! -e rcpts ] &&
+	{ rc=0; "$BIN/ci-verdict" ci/report.json ci/summary.txt 2>err || rc=$?; } && cat err && [ $rc = 2 ] &&
+	grep -q "^ci-verdict: usage: ci-verdict REPORT SUMMARY COMMIT" err
 '
 
 test_expect_success 'SEND=1 on what CI passed (an accepted regression too): every mail sent, kept in sent/vN; a second SEND=1 of that version refused' '
