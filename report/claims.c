@@ -72,6 +72,41 @@ static const struct claim claims[] = {
 #undef CLAIM
 };
 
+/* the claims that measure another patch's change (claims.def: MEASURES) */
+static const struct {
+	const char *id, *patch;
+} measures[] = {
+#define MEASURES(id, patch) { id, patch },
+#include "claims.def"
+
+#undef MEASURES
+};
+
+/* the patch whose change claim id measures, besides its own mail's, or NULL */
+static const char *measures_of(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(measures); i++)
+		if (!strcmp(measures[i].id, id))
+			return measures[i].patch;
+	return NULL;
+}
+
+/* a MEASURES of no claim is claims.def's mistake: said, never skipped */
+static void measures_check(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(measures); i++) {
+		for (j = 0; j < ARRAY_SIZE(claims) && strcmp(claims[j].id, measures[i].id); j++)
+			;
+		if (j == ARRAY_SIZE(claims))
+			die("claims: lib/claims.def: MEASURES(\"%s\") names no claim",
+			    measures[i].id);
+	}
+}
+
 /* ---- the series ---- */
 
 static int unit_char(int c)
@@ -948,6 +983,7 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 	memset(res, 0, sizeof(*res));
 	res->id = c->id;
 	res->patch = c->patch;
+	res->measures = measures_of(c->id);
 	res->quote = c->quote;
 	res->what = c->what;
 	res->suite = c->suite;
@@ -1045,6 +1081,7 @@ void claims_eval(struct report *r)
 	char applied[32];
 	size_t i, j;
 
+	measures_check();
 	series_read(r);
 	map_columns(r);
 	r->nclaims = ARRAY_SIZE(claims);

@@ -226,6 +226,11 @@ void md_write(struct report *r, FILE *f)
 	}
 	fputs("# CI report\n\n", f);
 	summary_write(r, f, 1);
+	/* the plots beside this file: their index opens with the summary chart */
+	if (r->plots_link)
+		fprintf(f,
+			"Plots: [%s/index.md](%s/index.md), the summary chart first (the change against the base per commit and driver, the claims marked).\n\n",
+			r->plots_link, r->plots_link);
 	fputs("## Commits\n\n| # | commit | subject | hosts | reused from |\n"
 	      "|---|---|---|---|---|\n", f);
 	for (c = 0; c < t->ncols; c++) {

@@ -316,12 +316,59 @@ static int ends_with(const char *s, const char *end)
 }
 
 /*
+ * An axis's unit for figures up to max: a time in us up to 1.2e6 reads
+ * as 1,200 ms, not "1.2e+06" (gnuplot's default format past 1e5); a unit
+ * that is not a time keeps its figures, with SI prefixes past 1e4
+ * ("1.2M").  The data files are written divided by div.
+ */
+struct axis {
+	double div;
+	char unit[32];
+	int si;			/* not a time, and large: "%.1s%c" ticks */
+};
+
+static void axis_for(const char *unit, double max, struct axis *a)
+{
+	static const struct {
+		const char *unit, *next;
+	} times[] = { { "ns", "us" }, { "us", "ms" }, { "ms", "s" } };
+	size_t i;
+	int time = 0;
+
+	a->div = 1;
+	a->si = 0;
+	snprintf(a->unit, sizeof(a->unit), "%s", unit);
+	for (;;) {
+		for (i = 0; i < ARRAY_SIZE(times); i++)
+			if (!strcmp(a->unit, times[i].unit))
+				break;
+		time |= i < ARRAY_SIZE(times) || !strcmp(a->unit, "s");
+		if (i == ARRAY_SIZE(times) || !(max / a->div >= 1e4))
+			break;
+		a->div *= 1e3;
+		snprintf(a->unit, sizeof(a->unit), "%s", times[i].next);
+	}
+	a->si = !time && max >= 1e4;
+}
+
+/* the y axis's label and tick format: "bind_us (ms)" */
+static void gp_yaxis(FILE *g, const char *metric, const struct axis *a)
+{
+	char *text = xasprintf("%s (%s)", metric, a->unit);
+
+	fprintf(g, "set ylabel ");
+	gp_str(g, text);
+	fprintf(g, "\n%s", a->si ? "set format y '%.1s%c'\n" : "");
+	free(text);
+}
+
+/*
  * The change against the parent where the gate finds it beyond its
  * threshold (gate_decide), above the box of column c at x k: "-16.2%",
  * a regression in red.
  */
 static void gp_gate_mark(FILE *g, const struct report *r, const struct row *w, size_t c,
-			 size_t k)
+			 size_t k, double div)
 {
 	const struct cell *cell = &w->cells[c];
 	struct gate gd;
@@ -335,40 +382,57 @@ static void gp_gate_mark(FILE *g, const struct report *r, const struct row *w, s
 	/* just above the highest sample of the box */
 	fprintf(g, "set label %zu ", k + 1);
 	gp_str(g, text);
-	fprintf(g, " at %zu, %.17g %s textcolor rgb '%s'\n", k, cell->s.max,
+	fprintf(g, " at %zu, %.17g %s textcolor rgb '%s'\n", k, cell->s.max / div,
 		"center offset 0, 1 front", gd.regression ? "#c00000" : "#007000");
 	free(text);
 }
 
-static void plot_rebinds(const struct report *r, const char *dir, const struct row *w)
+/* whether the gate decides on row w at some column (the plot's marks) */
+static int row_gated(const struct report *r, const struct row *w)
+{
+	struct gate gd;
+	size_t c;
+
+	for (c = 1; c < r->t.ncols; c++) {
+		gate_decide(r, w, c, &gd);
+		if (gd.gated)
+			return 1;
+	}
+	return 0;
+}
+
+static void plot_rebinds(const struct report *r, const char *dir, const struct row *w,
+			 const char *base)
 {
 	const struct table *t = &r->t;
-	char base[200], *name = row_name(w), *first, *sub, *text;
+	char *name = row_name(w), *first, *sub, *text;
+	double max = 0;
+	struct axis ax;
 	FILE *d, *g;
 	size_t c, j, k = 0;
 
-	safe_name(base, sizeof(base), name);
+	for (c = 0; c < t->ncols; c++)
+		if (w->cells[c].n)
+			max = fmax(max, w->cells[c].s.max);
+	axis_for(w->rec->unit, max, &ax);
 	d = open_out(dir, base, "dat");
 	g = open_out(dir, base, "gp");
 	gp_terminals(g, base, 0);
-	first = xasprintf("%s per commit%s", name, isnan(r->gate_pct) ? "" :
-			  " (marked: the changes against the parent the gate decides on)");
+	first = xasprintf("%s per commit%s", name, row_gated(r, w) ?
+			  " (marked: the changes against the parent the gate decides on)" : "");
 	sub = machine_text(w->rec, w->setup);
 	gp_title(g, first, sub);
 	free(first);
 	free(sub);
-	text = xasprintf("%s (%s)", w->rec->metric, w->rec->unit);
-	fprintf(g, "set ylabel ");
-	gp_str(g, text);
-	free(text);
-	fprintf(g, "\nset grid ytics\nset key off\n");
+	gp_yaxis(g, w->rec->metric, &ax);
+	fprintf(g, "set grid ytics\nset key off\n");
 	fprintf(g, "set style fill solid 0.25 border\nset boxwidth 0.4\nset bmargin 6\n");
 	fprintf(g, "set xtics font ',8' (");
 	for (c = 0; c < t->ncols; c++) {
 		if (!w->cells[c].n)
 			continue;
 		for (j = 0; j < w->cells[c].n; j++)
-			fprintf(d, "%.17g\n", w->cells[c].x[j]);
+			fprintf(d, "%.17g\n", w->cells[c].x[j] / ax.div);
 		fprintf(d, "\n\n");
 		fprintf(g, "%s", k ? ", " : "");
 		gp_column_name(g, r, c);
@@ -379,7 +443,7 @@ static void plot_rebinds(const struct report *r, const char *dir, const struct r
 	for (c = 0, k = 0; c < t->ncols; c++) {
 		if (!w->cells[c].n)
 			continue;
-		gp_gate_mark(g, r, w, c, k);
+		gp_gate_mark(g, r, w, c, k, ax.div);
 		k++;
 	}
 	fprintf(g, "set xrange [-0.7:%zu.7]\nset yrange [0:*]\n", k ? k - 1 : 0);
@@ -454,7 +518,8 @@ static int by_x(const void *a, const void *b)
 
 /* the points of curve CNAME at column c, by x, as a data block of D */
 static void curve_data(const struct table *t, FILE *d, const char *experiment,
-		       const char *metric, size_t c, const char *cname, const char *title)
+		       const char *metric, size_t c, const char *cname, const char *title,
+		       double div)
 {
 	double (*pts)[2] = NULL, x;
 	char vn[128], *clean;
@@ -468,7 +533,7 @@ static void curve_data(const struct table *t, FILE *d, const char *experiment,
 			continue;
 		pts = xrealloc(pts, (np + 1) * sizeof(*pts));
 		pts[np][0] = x;
-		pts[np][1] = t->rows[k].cells[c].s.median;
+		pts[np][1] = t->rows[k].cells[c].s.median / div;
 		np++;
 	}
 	qsort(pts, np, sizeof(*pts), by_x);
@@ -505,14 +570,15 @@ static size_t curve_columns(const struct table *t, const char *experiment, const
 }
 
 static void plot_curves(const struct report *r, const char *dir, const char *experiment,
-			const char *metric)
+			const char *metric, FILE *index)
 {
 	const struct table *t = &r->t;
 	char base[200], cname[128], *title, *sub, *key;
 	const char *xkey = "size";
 	size_t i, j, c, pass, nlines = 0, cols[2], ncols;
 	const struct row *any;
-	double xmin = INFINITY, xmax = -INFINITY, x;
+	double xmin = INFINITY, xmax = -INFINITY, ymax = 0, x;
+	struct axis ax;
 	char **lines = NULL;
 	FILE *d, *g;
 
@@ -526,9 +592,11 @@ static void plot_curves(const struct report *r, const char *dir, const char *exp
 			if (curve_row(&t->rows[i], experiment, metric, cols[pass], &x)) {
 				xmin = fmin(xmin, x);
 				xmax = fmax(xmax, x);
+				ymax = fmax(ymax, t->rows[i].cells[cols[pass]].s.median);
 			}
 	if (xmin == xmax)
 		return;
+	axis_for(any->rec->unit, ymax, &ax);
 	title = xasprintf("bench-%s-%s", experiment, metric);
 	safe_name(base, sizeof(base), title);
 	free(title);
@@ -553,7 +621,7 @@ static void plot_curves(const struct report *r, const char *dir, const char *exp
 			}
 			lines = xrealloc(lines, (nlines + 1) * sizeof(*lines));
 			lines[nlines++] = title;
-			curve_data(t, d, experiment, metric, c, cname, title);
+			curve_data(t, d, experiment, metric, c, cname, title, ax.div);
 		}
 	}
 	gp_terminals(g, base, 0);
@@ -566,13 +634,12 @@ static void plot_curves(const struct report *r, const char *dir, const char *exp
 	fprintf(g, "set xlabel ");
 	gp_str(g, title);
 	free(title);
-	title = xasprintf("%s (%s)", metric, any->rec->unit);
-	fprintf(g, "\nset ylabel ");
-	gp_str(g, title);
-	free(title);
-	fprintf(g, "\nset grid\nset key outside right\n");
+	fprintf(g, "\n");
+	gp_yaxis(g, metric, &ax);
+	fprintf(g, "set grid\nset key outside right\n");
+	/* binary prefixes on a size axis of powers of two: "4Ki", not 4096 */
 	if (xmin > 0 && xmax / xmin > 64)
-		fprintf(g, "set logscale x 2\n");
+		fprintf(g, "set logscale x 2\nset format x '%%.0b%%B'\n");
 	fprintf(g, "plot ");
 	title = xasprintf("%s.dat", base);
 	for (i = 0; i < nlines; i++) {
@@ -587,6 +654,9 @@ static void plot_curves(const struct report *r, const char *dir, const char *exp
 	free(title);
 	fprintf(g, "\n");
 	gp_terminals(g, base, 1);
+	fprintf(index,
+		"- %s.svg (.png): bench %s, the median %s over %s, per variant at the first and the last commit\n",
+		base, experiment, metric, xkey);
 	for (i = 0; i < nlines; i++)
 		free(lines[i]);
 	free(lines);
@@ -634,28 +704,317 @@ static size_t curve_experiments(const struct table *t, struct curve_key **out)
 	return n;
 }
 
+/*
+ * A rebind row is flat when every commit's mean is within FLAT_PCT of the
+ * first's (an unbind that no patch touches): its plot would show one
+ * line; the index names it instead, with its spread.
+ */
+#define FLAT_PCT 1.0
+
+static int row_flat(const struct row *w, size_t ncols, double *spread)
+{
+	size_t c, first = ncols;
+	struct cmp cm;
+
+	*spread = 0;
+	for (c = 0; c < ncols; c++) {
+		if (!w->cells[c].n)
+			continue;
+		if (first == ncols) {
+			first = c;
+			continue;
+		}
+		table_compare(&w->cells[first], &w->cells[c], &cm);
+		if (!cm.valid || isnan(cm.pct) || fabs(cm.pct) >= FLAT_PCT)
+			return 0;
+		*spread = fmax(*spread, fabs(cm.pct));
+	}
+	return first < ncols;
+}
+
+/* a rebind row's plot: its samples per commit, the gate's marks */
+static int rebind_row(const struct table *t, const struct row *w)
+{
+	size_t c, with = 0;
+
+	for (c = 0; c < t->ncols; c++)
+		with += w->cells[c].n >= 2;
+	return !strcmp(w->rec->suite, "bench-vm") && strstr(w->rec->case_name, "/rebind") &&
+	       unit_direction(w->rec->unit) && with;
+}
+
+/*
+ * The summary chart of metric: per commit, each driver's change of the
+ * mean against the base (the first commit with figures), a line per
+ * rebind row; and the changelogs' claims on those rows, each at the
+ * commit it names: the claimed change applied to this run's figure at
+ * the claim's from-commit (so a claim against the base sits at its
+ * figure), filled where it held here, open where it did not.  Claims
+ * between two drivers, or of no row here, are not drawn (the report's
+ * table has them).
+ */
+static int claim_on_row(const struct claim_result *cl, const struct row *w)
+{
+	return cl->suite && !strcmp(cl->suite, w->rec->suite) &&
+	       !strcmp(cl->metric, w->rec->metric) && cl->from_case && cl->to_case &&
+	       !strcmp(cl->from_case, w->rec->case_name) &&
+	       !strcmp(cl->to_case, w->rec->case_name) && cl->from_commit && cl->to_commit &&
+	       !isnan(cl->cpct) && !cl->stale && cl->setup && w->setup &&
+	       strstr(cl->setup, w->setup) && claim_outcome(cl) != UNTOLD;
+}
+
+static ssize_t col_of(const struct table *t, const char *key)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c].key, key))
+			return (ssize_t)c;
+	return -1;
+}
+
+/* the change of row w's mean at column c against its first column; NAN: none */
+static double vs_first(const struct table *t, const struct row *w, size_t c)
+{
+	size_t f;
+	struct cmp cm;
+
+	for (f = 0; f < t->ncols && !w->cells[f].n; f++)
+		;
+	if (f == t->ncols || !w->cells[c].n)
+		return NAN;
+	if (f == c)
+		return 0;
+	table_compare(&w->cells[f], &w->cells[c], &cm);
+	return cm.valid ? cm.pct : NAN;
+}
+
+#define SUMMARY_CLAIMS_TEXT \
+	"claims: filled where they held here, open where not; each at the commit it names, its claimed change applied to this run's figure at the commit it starts from."
+
+static const char *const held_text[] = { "held here", "not held here" };
+
+static int plot_summary(const struct report *r, const char *dir, const char *metric,
+			FILE *index)
+{
+	const struct table *t = &r->t;
+	const struct row **rows = NULL;
+	size_t nrows = 0, i, c, k, npos = 0, nheld = 0, nnot = 0, blk;
+	ssize_t (*claim_blk)[2];
+	ssize_t *pos = xcalloc(t->ncols, sizeof(*pos));
+	char base[200], *title, *text;
+	FILE *d, *g;
+	int b;
+
+	for (i = 0; i < t->nrows; i++)
+		if (rebind_row(t, &t->rows[i]) && !strcmp(t->rows[i].rec->metric, metric)) {
+			rows = xrealloc(rows, (nrows + 1) * sizeof(*rows));
+			rows[nrows++] = &t->rows[i];
+		}
+	for (c = 0; c < t->ncols; c++) {
+		pos[c] = -1;
+		for (i = 0; i < nrows && pos[c] < 0; i++)
+			if (rows[i]->cells[c].n)
+				pos[c] = (ssize_t)npos++;
+	}
+	if (npos < 2) {
+		free(rows);
+		free(pos);
+		return 0;
+	}
+	title = xasprintf("summary-%s", metric);
+	safe_name(base, sizeof(base), title);
+	free(title);
+	d = open_out(dir, base, "dat");
+	g = open_out(dir, base, "gp");
+	gp_terminals(g, base, 0);
+	title = xasprintf("%s per commit: the change of the mean against the base, per driver%s",
+			  metric, r->nclaims ? "; the changelogs' claims marked" : "");
+	text = xasprintf("%s %s", SUMMARY_CLAIMS_TEXT, rows[0]->setup ? rows[0]->setup : "");
+	gp_title(g, title, text);
+	free(title);
+	free(text);
+	fprintf(g, "set ylabel ");
+	gp_str(g, "change against the base (%)");
+	fprintf(g, "\nset grid ytics\nset bmargin 11\n"
+		   "set key at screen 0.5, 0.01 center bottom horizontal maxcols 3\n"
+		   "set xzeroaxis lt -1\nset xtics font ',8' (");
+	for (c = 0, k = 0; c < t->ncols; c++) {
+		if (pos[c] < 0)
+			continue;
+		fprintf(g, "%s", k++ ? ", " : "");
+		gp_column_name(g, r, c);
+		fprintf(g, " %zd", pos[c]);
+	}
+	fprintf(g, ")\nset xrange [-0.7:%zu.7]\n", npos - 1);
+	claim_blk = xcalloc(nrows, sizeof(*claim_blk));
+	/* blocks 0..nrows-1: the rows; then per row, the claims held and not */
+	for (i = 0; i < nrows; i++) {
+		text = text_clean(rows[i]->rec->case_name);
+		fprintf(d, "# %s\n", text);
+		free(text);
+		for (c = 0; c < t->ncols; c++)
+			if (pos[c] >= 0 && !isnan(vs_first(t, rows[i], c)))
+				fprintf(d, "%zd %.17g\n", pos[c], vs_first(t, rows[i], c));
+		fprintf(d, "\n\n");
+	}
+	/* then the claims' blocks that have points (an empty one is a warning) */
+	for (i = 0, blk = nrows; i < nrows; i++)
+		for (b = 0; b < 2; b++) {
+			char *pts = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&pts, &len);
+
+			if (!m)
+				die("plots: out of memory");
+			for (k = 0; k < r->nclaims; k++) {
+				const struct claim_result *cl = &r->claims[k];
+				ssize_t fa, fb;
+				double from;
+
+				if (!claim_on_row(cl, rows[i]) ||
+				    (claim_outcome(cl) == NOT_HELD) != b)
+					continue;
+				fa = col_of(t, cl->from_commit);
+				fb = col_of(t, cl->to_commit);
+				from = fa < 0 ? NAN : vs_first(t, rows[i], (size_t)fa);
+				if (fb < 0 || pos[fb] < 0 || isnan(from))
+					continue;
+				fprintf(m, "%zd %.17g\n", pos[fb],
+					((1 + from / 100) * (1 + cl->cpct / 100) - 1) * 100);
+				b ? nnot++ : nheld++;
+			}
+			fclose(m);
+			claim_blk[i][b] = len ? (ssize_t)blk++ : -1;
+			if (len) {
+				text = text_clean(rows[i]->rec->case_name);
+				fprintf(d, "# claims %s on %s\n%s\n\n", b ? "not held" : "held",
+					text, pts);
+				free(text);
+			}
+			free(pts);
+		}
+	text = xasprintf("%s.dat", base);
+	fprintf(g, "plot ");
+	for (i = 0; i < nrows; i++) {
+		double off = ((double)i - (double)(nrows - 1) / 2) * 0.1;
+
+		fprintf(g, "%s", i ? ", \\\n     " : "");
+		gp_str(g, text);
+		fprintf(g, " index %zu using ($1%+.3f):2 with linespoints pt 7 lc %zu title ", i,
+			off, i + 1);
+		gp_str(g, rows[i]->rec->case_name);
+		for (b = 0; b < 2; b++) {
+			if (claim_blk[i][b] < 0)
+				continue;
+			fprintf(g, ", \\\n     ");
+			gp_str(g, text);
+			fprintf(g, " index %zd using ($1%+.3f):2 with points pt %d ps 1.6 lc %zu",
+				claim_blk[i][b], off, b ? 8 : 9, i + 1);
+			title = xasprintf("%s claims, %s", rows[i]->rec->case_name, held_text[b]);
+			fprintf(g, " title ");
+			gp_str(g, title);
+			free(title);
+		}
+	}
+	fprintf(g, "\n");
+	free(text);
+	gp_terminals(g, base, 1);
+	close_out(d, dir, base);
+	close_out(g, dir, base);
+	fprintf(index,
+		"- %s.svg (.png): %s per commit, each driver's change against the base; %zu claims marked (%zu held, %zu not)\n",
+		base, metric, nheld + nnot, nheld, nnot);
+	free(claim_blk);
+	free(rows);
+	free(pos);
+	return 1;
+}
+
+/* the metrics of the summary charts: those the claims name, else memmap_init_ms */
+static void plot_summaries(const struct report *r, const char *dir, FILE *index)
+{
+	const char **done = NULL;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < r->nclaims; i++) {
+		const struct claim_result *cl = &r->claims[i];
+
+		if (!cl->suite || strcmp(cl->suite, "bench-vm") || !cl->metric)
+			continue;
+		for (j = 0; j < n && strcmp(done[j], cl->metric); j++)
+			;
+		if (j < n)
+			continue;
+		done = xrealloc(done, (n + 1) * sizeof(*done));
+		done[n++] = cl->metric;
+		plot_summary(r, dir, cl->metric, index);
+	}
+	if (!n)
+		plot_summary(r, dir, "memmap_init_ms", index);
+	free(done);
+}
+
 void plots_write(const struct report *r, const char *dir)
 {
 	const struct table *t = &r->t;
-	size_t i, j, nexp;
+	size_t i, j, nexp, nnames = 0;
 	struct curve_key *exps;
+	char **names = NULL, base[200];
+	const char *setup0 = NULL;
+	FILE *index;
 
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		die("plots: %s: cannot create: %s", dir, strerror(errno));
+	index = open_out(dir, "index", "md");
+	fprintf(index, "# Plots\n\n%s\n\n",
+		"Each a gnuplot script (.gp) and its data (.dat), drawn as .png and .svg (make report runs gnuplot).");
+	for (i = 0; i < t->nrows && !setup0; i++)
+		if (rebind_row(t, &t->rows[i]))
+			setup0 = t->rows[i].setup;
+	if (setup0)
+		fprintf(index, "The guests' records: %s (a plot of other records says so).\n\n",
+			setup0);
+	plot_summaries(r, dir, index);
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *w = &t->rows[i];
-		size_t c, with = 0;
+		char *name;
+		double spread;
+		size_t dup = 0;
 
-		for (c = 0; c < t->ncols; c++)
-			with += w->cells[c].n >= 2;
-		if (!strcmp(w->rec->suite, "bench-vm") && strstr(w->rec->case_name, "/rebind") &&
-		    unit_direction(w->rec->unit) && with)
-			plot_rebinds(r, dir, w);
+		if (!rebind_row(t, w))
+			continue;
+		name = row_name(w);
+		if (row_flat(w, t->ncols, &spread)) {
+			fprintf(index,
+				"- not drawn: %s, flat (every commit within %.2f%% of the first, under %.0f%%)\n",
+				name, spread, FLAT_PCT);
+			free(name);
+			continue;
+		}
+		/* two setups of one row name (two CPU models) get two files */
+		safe_name(base, sizeof(base) - 24, name);
+		for (j = 0; j < nnames; j++)
+			dup += !strcmp(names[j], base);
+		names = xrealloc(names, (nnames + 1) * sizeof(*names));
+		names[nnames++] = xstrdup(base);
+		if (dup)
+			snprintf(base + strlen(base), 24, "-%zu", dup + 1);
+		plot_rebinds(r, dir, w, base);
+		fprintf(index, "- %s.svg (.png): %s per commit, its samples%s%s%s\n", base, name,
+			setup0 && w->setup && strcmp(w->setup, setup0) ? " (" : "",
+			setup0 && w->setup && strcmp(w->setup, setup0) ? w->setup : "",
+			setup0 && w->setup && strcmp(w->setup, setup0) ? ")" : "");
+		free(name);
 	}
 	nexp = curve_experiments(t, &exps);
 	for (j = 0; j < nexp; j++) {
-		plot_curves(r, dir, exps[j].experiment, exps[j].metric);
+		plot_curves(r, dir, exps[j].experiment, exps[j].metric, index);
 		free(exps[j].experiment);
 	}
 	free(exps);
+	for (j = 0; j < nnames; j++)
+		free(names[j]);
+	free(names);
+	close_out(index, dir, "index.md");
 }

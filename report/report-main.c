@@ -271,6 +271,25 @@ static void check_acks(const struct report *r, const char *series_path)
 	table_free(&series);
 }
 
+/*
+ * The plots' directory as the Markdown links it: its name, when the two
+ * are in one directory (make report's out/report/<set>/), else NULL (a
+ * link that would not resolve is none).
+ */
+static const char *plots_beside(const char *md, const char *plots)
+{
+	const char *ms, *ps;
+
+	if (!md || !plots)
+		return NULL;
+	ms = strrchr(md, '/');
+	ps = strrchr(plots, '/');
+	if ((ms ? ms - md : 0) != (ps ? ps - plots : 0) ||
+	    (ms && strncmp(md, plots, (size_t)(ms - md))) || !*(ps ? ps + 1 : plots))
+		return NULL;
+	return ps ? ps + 1 : plots;
+}
+
 int main(int argc, char **argv)
 {
 	struct report r = {
@@ -314,6 +333,7 @@ int main(int argc, char **argv)
 	if (cost_tables(&cost_rs, &r.costs, &r.ncosts, &why))
 		die("costs: %s", why);
 	claims_eval(&r);
+	r.plots_link = plots_beside(fl.md, fl.plots);
 
 	f = fl.text ? outputs_file(&out, fl.text) : stdout;
 	bad = text_write(&r, f);

@@ -39,6 +39,7 @@ struct ack {
 /* A claim of a changelog against the report's figures. */
 struct claim_result {
 	const char *id, *patch, *quote, *what;
+	const char *measures;	/* the patch whose change it measures too, or NULL */
 	const char *suite, *metric, *from_case, *to_case;	/* suite NULL: no record */
 	const char *from_commit, *to_commit;	/* the columns' keys, or NULL: not in it */
 	char *source;		/* the patch: "2/7 mm/mm_init: ...", the cover letter */
@@ -98,6 +99,7 @@ struct report {
 	struct ack *acks;
 	size_t nacks;
 	const char *ack_file;
+	const char *plots_link;	/* the plots' directory beside the Markdown, or NULL */
 	struct claim_result *claims;
 	size_t nclaims;
 	/* the series the claims and the plots' commits are named by */
@@ -195,6 +197,8 @@ void text_changes(const struct report *r, FILE *f, size_t c);
 int row_shown(const struct report *r, const struct row *w, size_t c);
 
 /* summary.c: per patch, its claims held, not, or not told here, and the evidence */
+enum { HELD, NOT_HELD, UNTOLD, NR_OUTCOMES };
+int claim_outcome(const struct claim_result *c);
 void summary_write(const struct report *r, FILE *f, int md);
 
 /* out-md.c */

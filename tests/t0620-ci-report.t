@@ -9,7 +9,7 @@
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 6
+plan 7
 
 # in a directory with patches/, as make runs it: the series names the commits
 report() {
@@ -91,8 +91,51 @@ test_expect_success 'the plots render as PNG and SVG without a gnuplot warning, 
 	grep -q "^set xtics .*(.base. 0, .5/7.\.\"\\\\n\"\..memcpy_.\.\"\\\\n\"\..flushcache()" plots/bench-vm.nd_pmem_rebind.memmap_init_ms.gp &&
 	grep -q "host, CPU: Intel(R) Xeon(R) Gold 6338" plots/bench-memcpy-sweep-ns_per_call.gp &&
 	(cd plots && for g in *.gp; do gnuplot "$g" 2>"$g.err" && [ ! -s "$g.err" ] || { cat "$g.err"; exit 1; }; done) &&
-	[ "$(ls plots/*.gp | wc -l)" = 4 ] && [ ! -e plots/bench-memcpy-state-ms_per_pass.gp ] &&
-	[ "$(ls plots/*.png | wc -l)" = 4 ] && [ "$(ls plots/*.svg | wc -l)" = 4 ] &&
+	[ "$(ls plots/*.gp | wc -l)" = 5 ] && [ ! -e plots/bench-memcpy-state-ms_per_pass.gp ] &&
+	[ "$(ls plots/*.png | wc -l)" = 5 ] && [ "$(ls plots/*.svg | wc -l)" = 5 ] &&
 	head -c 8 plots/bench-vm.nd_pmem_rebind.memmap_init_ms.png | od -c | grep -q "P   N   G"
+'
+# the summary chart counted again from report.json; rows of bind and
+# unbind times beside the fixture's
+test_expect_success 'the plots: a summary chart marks its rows'"'"' claims as report.json judges them; a flat row is named, not drawn; 1.2e6 us drawn as 1200 ms' '
+	report && vm="{\"ns_size\":4294967296,\"rebinds\":10,\"cpu_model\":\"max\"}" &&
+	i=0 && for c in $(cut -f1 fx/commits.txt); do
+		i=$((i + 1)) &&
+		sh "$FX/rec.sh" --normal $((1300000 - 50000 * i)) 2000 10 $((7 + i)) bench-vm nd_pmem/rebind bind_us us "$c" tcg "QEMU TCG CPU version 2.5+" hostA "$vm" &&
+		sh "$FX/rec.sh" --normal 11200 1 10 8 bench-vm nd_pmem/rebind unbind_us us "$c" tcg "QEMU TCG CPU version 2.5+" hostA "$vm" || exit 1
+	done >times.jsonl &&
+	rm -rf plots && "$REPORT" --commits fx/commits.txt --markdown r.md --json r.json --plots plots \
+		fx/bench-vm.jsonl fx/bench.jsonl times.jsonl >r.txt &&
+	grep -q "^- not drawn: bench-vm.nd_pmem/rebind.unbind_us, flat (every commit within 0.[0-9]*% of the first" plots/index.md &&
+	[ ! -e plots/bench-vm.nd_pmem_rebind.unbind_us.gp ] &&
+	grep -q "^set ylabel .bind_us (ms).$" plots/bench-vm.nd_pmem_rebind.bind_us.gp &&
+	awk "NF && (\$1 < 1050 || \$1 > 1260) { exit 1 }" plots/bench-vm.nd_pmem_rebind.bind_us.dat &&
+	grep -q "^Plots: \[plots/index.md\](plots/index.md)" r.md &&
+	python3 - r.json plots <<-\PY &&
+	import json, re, sys
+	d = json.load(open(sys.argv[1]))
+	rows = {w["case"] for w in d["rows"] if w["suite"] == "bench-vm" and w["case"].endswith("/rebind") and w["metric"] == "memmap_init_ms"}
+	cols = [c["key"] for c in d["columns"]]
+	want = [0, 0]
+	for c in d["claims"]:
+	    v = c["verdict"]
+	    if c.get("metric") != "memmap_init_ms" or c.get("claimed_pct") is None or not c.get("from") or not c.get("to"):
+	        continue
+	    if c["from"]["case"] != c["to"]["case"] or c["from"]["case"] not in rows:
+	        continue
+	    if c["from"].get("commit") not in cols or c["to"].get("commit") not in cols:
+	        continue
+	    if v.startswith(("reproduced", "direction reproduced")):
+	        want[0] += 1
+	    elif v.startswith("not reproduced"):
+	        want[1] += 1
+	idx = open(sys.argv[2] + "/index.md").read()
+	m = re.search(r"summary-memmap_init_ms.svg .*; (\d+) claims marked \((\d+) held, (\d+) not\)", idx)
+	assert m and [int(m[2]), int(m[3])] == want and int(m[1]) == sum(want) and sum(want), (m and m[0], want)
+	dat = open(sys.argv[2] + "/summary-memmap_init_ms.dat").read().split("\n\n\n")
+	pts = sum(len([l for l in b.split("\n") if l and not l.startswith("#")]) for b in dat if b.startswith("# claims"))
+	assert pts == sum(want), (pts, want)
+	PY
+	(cd plots && for g in summary-*.gp bench-vm.nd_pmem_rebind.bind_us.gp; do gnuplot "$g" 2>"$g.err" && [ ! -s "$g.err" ] || { cat "$g.err"; exit 1; }; done)
 '
 done_testing
