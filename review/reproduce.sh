@@ -43,6 +43,13 @@ side() {
 	printf '%s\n' "$claim" | awk -v k="$1" -v f="$2" '$1 == k { print $f }'
 }
 from=$(side from 2) to=$(side to 2)
+# a report of a committed set (make report RESULTS=): its records came
+# without the kernels and inputs that made them; the reproducer needs a
+# run's.  Said before anything is staged, with the way in.
+set_file=$(dirname "$REPORT")/set
+if [ -f "$set_file" ] && [ ! -f "$CI_OUT/$to/bench-vm/inputs" ]; then
+	die "report: $REPORT is the report of the committed set $(cat "$set_file"): a set keeps records, not the kernels and inputs that made them. The way in: check out the series the set measured (its commits.txt), run 'make ci' (it builds and measures those commits into $CI_OUT), then 'make reproduce ID=$ID'; or compare the set's figures with 'make report RESULTS=$(cat "$set_file")'"
+fi
 tool_built bench-vm-agent bench-vm-collect gen_init_cpio
 
 # a new directory beside REPRO_DIR (mktemp -d: a name nothing had, no

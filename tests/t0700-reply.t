@@ -115,13 +115,16 @@ test_expect_success 'make reply: no report, a cover without a Message-Id, a tabl
 	[ "$(cat reply.mbox)" = old ] && [ -z "$(ls -d .reply.mbox.* 2>/dev/null)" ]
 '
 
-test_expect_success 'make report RESULTS=<set>: a committed set'"'"'s report, and the reply from it says whose records; a set given as REPORT, or a directory of sets, refused with the way in' '
+test_expect_success 'make report RESULTS=<set>: a committed set'"'"'s report, and the reply from it says whose records; a set given as REPORT, a set'"'"'s report to make reproduce, or a directory of sets, refused with the way in' '
 	$MK report RESULTS="$SET" REPORT_OUT="$PWD/setrep" >out 2>err || { cat out err; return 1; }
 	cat err && [ -s setrep/report.json ] && [ -s setrep/report.md ] && cmp "$SET/commits.txt" setrep/commits.txt &&
 	grep -q "report of $SET: $PWD/setrep/report.md" err && [ "$(cat setrep/set)" = "$SET" ] &&
 	posted_cover &&
 	$MK reply REPORT="$PWD/setrep" COVER="$PWD/posted.mbox" REPLY_FILE="$PWD/reply.mbox" FROM="$FROM" 2>err &&
 	tr "\n" " " <reply.mbox | grep -q "from the committed records of $SET[.] They hold" &&
+	expect_fail env REPORT="$PWD/setrep" REPRO_DIR="$PWD/repro" CI_OUT="$PWD/nothing" $REPRO series-icount/nd_pmem &&
+	grep_err "report: $PWD/setrep/report.json is the report of the committed set $SET: a set keeps records, not the kernels .*run .make ci. .*then .make reproduce ID=series-icount/nd_pmem." &&
+	[ ! -e repro ] && [ -z "$(ls -a | grep "^[.]repro")" ] &&
 	echo old >reply.mbox &&
 	expect_fail env REPORT="$SET" REPLY_FILE=$PWD/reply.mbox $REPLY &&
 	grep_err "report: $SET is a result set, not a report: .make report RESULTS=$SET. makes its report" &&
