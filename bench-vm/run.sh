@@ -91,12 +91,8 @@ PROG=bench-vm
 BENCH_VM_BIN=${BENCH_VM_BIN:-$BIN}
 QEMU=${QEMU:-qemu-system-x86_64}
 
-NS_SIZE=${NS_SIZE:-100G}
-REBINDS=${REBINDS:-30}
-CPU=${CPU:-max}
-ACCEL=${ACCEL:-auto}
-CLOCK=${CLOCK:-auto}
-MODEL=${MODEL:-none}
+# shellcheck source=defaults.sh
+. "$(dirname "$0")/defaults.sh"
 MODEL_ARGS=${MODEL_ARGS:-}
 TIMEOUT=${TIMEOUT:-}
 # A guest under KVM or TCG says hello about a second after QEMU starts.
@@ -434,17 +430,12 @@ agent_out=$tmp/agent.out
 console=$tmp/console.log
 # resolve_clock ACCEL: the clock of a run under ACCEL, and its model
 # (MODEL=auto: the cache model where the guest is exact, TCG with icount)
+# (the rules: defaults.sh)
 resolve_clock() {
-	case $CLOCK/$1 in
-	auto/tcg) clock=icount ;;
-	auto/kvm) clock=wall ;;
-	icount/kvm) die "clock: icount was asked for but the guest runs under KVM (icount needs TCG): use --accel tcg or --clock wall" ;;
-	*) clock=$CLOCK ;;
-	esac
-	[ "$MODEL" != auto ] || case $1/$clock in
-		tcg/icount) MODEL=cache ;;
-		*) MODEL=none ;;
-	esac
+	clock_of "$1" ||
+		die "clock: icount was asked for but the guest runs under KVM (icount needs TCG): use --accel tcg or --clock wall"
+	model_of "$1" "$clock"
+	MODEL=$model
 }
 
 if [ -n "$print_cmd" ]; then
@@ -620,6 +611,12 @@ mkdir -p $(quote "$tmp")
 ${ARGV# }
 EOF
 guest_argv "$accel" "$clock" "$initrd"
+# the accelerator and the clock this run got, for the pipeline's
+# schedule (bench-vm-step.sh: step_bench_vm_ran_clock), read as a file,
+# not from the records' JSON
+put "$results/clock" <<EOF
+$accel $clock
+EOF
 progress "$label" "boot: $clock_label, cpu $CPU, $nr_nvdimms NVDIMMs of $NS_SIZE in $NVDIMM_DIR, $REBINDS rebinds, watchdog ${TIMEOUT}s after the agent's hello"
 wd=$tmp/watchdog.txt
 rm -f "$wd"

@@ -126,7 +126,7 @@ for c in $commits; do
 	o=$CDIR/kunit/$c
 	d=${results:-$o}
 	rec=$d/records.jsonl
-	start=$(date +%s)
+	start=$(date +%s) nresults=0
 	if ! build "$c"; then
 		warn "$short: the KUnit kernel does not build (log: $o/build.log)"
 		mkdir -p "$d" && rm -f "$rec"
@@ -173,6 +173,7 @@ for c in $commits; do
 				continue
 			fi
 			progress "kunit $short" "$s -cpu $cpu: ${counts% *} passed, ${counts#* } failed"
+			nresults=$((nresults + ${counts% *} + ${counts#* }))
 		done
 	done <<EOT
 $KUNIT_CPUS
@@ -193,6 +194,6 @@ EOT
 			failed=$((failed + 1))
 		fi
 	fi
-	progress "kunit $short" "done in $(( $(date +%s) - start ))s: $(grep -c '"metric":"kunit"' "$rec" || true) results, $(wc -l <"$o/failures.txt") failure(s) ($rec)"
+	progress "kunit $short" "done in $(( $(date +%s) - start ))s: $nresults results, $(wc -l <"$o/failures.txt") failure(s) ($rec)"
 done
 [ $failed = 0 ] || die "verdict: $failed KUnit problem(s), see the warnings above"

@@ -70,6 +70,18 @@ PROG=ci
 . "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=../report/report-lib.sh
 . "$(dirname "$0")/../report/report-lib.sh"
+# shellcheck source=step-lib.sh
+. "$(dirname "$0")/step-lib.sh"
+# shellcheck source=step-run.sh
+. "$(dirname "$0")/step-run.sh"
+# shellcheck source=keys.sh
+. "$(dirname "$0")/keys.sh"
+# shellcheck source=estimate.sh
+. "$(dirname "$0")/estimate.sh"
+# shellcheck source=queue.sh
+. "$(dirname "$0")/queue.sh"
+# shellcheck source=tables.sh
+. "$(dirname "$0")/tables.sh"
 
 CI_QUICK=${CI_QUICK:-}
 case $CI_QUICK in
@@ -124,99 +136,13 @@ if [ -n "$CI_QUICK" ]; then
 	CONFIGS=${CONFIGS:-none}
 	export CONFIGS
 fi
-NS_SIZE=${NS_SIZE:-100G}
-REBINDS=${REBINDS:-30}
-CPU=${CPU:-max}
-ACCEL=${ACCEL:-auto}
-CLOCK=${CLOCK:-auto}
-MODEL=${MODEL:-none}
+# the guest's settings and defaults: bench-vm/defaults.sh, once
+# shellcheck source=../bench-vm/defaults.sh
+. "$TOP/bench-vm/defaults.sh"
 BENCH_ARGS=${BENCH_ARGS:-}
 # one run for bench-vm/run.sh: why KVM is not used is said once
 BENCH_VM_RUN=${BENCH_VM_RUN:-ci-$$-$(date +%s)}
 export NS_SIZE REBINDS CPU ACCEL CLOCK MODEL BENCH_ARGS BENCH_VM_RUN
-
-# Helpers for the step definitions.
-# sha256 of files (missing ones say so), for the inputs: "HASH PATH" a
-# line in the order given, PATH relative to the toolkit; one sha256sum
-# for all (a step's inputs are read for every commit of a run)
-files_hash() {
-	# (NUL-separated: a path with a blank, under OUT or CI_OUT, is one)
-	for f in "$@"; do
-		[ ! -f "$f" ] || printf '%s\0' "$f"
-	done | xargs -0 -r sha256sum | awk -v top="$TOP/" '
-		BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { want[i] = ARGV[i]; delete ARGV[i] } }
-		{ sum[substr($0, 67)] = substr($0, 1, 64) }
-		END {
-			for (i = 1; i <= n; i++) {
-				f = want[i]; r = f
-				if (index(f, top) == 1) r = substr(f, length(top) + 1)
-				if (f in sum) printf "%s %s\n", sum[f], r; else printf "missing %s\n", r
-			}
-		}' "$@"
-}
-
-# scripts_of SCRIPT...: each SCRIPT and every file it names as "$TOP/X"
-# or "$(dirname "$0")/X" (what it sources, runs, copies or reads: a
-# fragment, a module's source), transitively through the shell scripts
-# among them; sorted, a path a line.  The files of a step's inputs are
-# found from its scripts, never from a list kept beside them that drifts
-# (lib.sh's pin.conf, rundir.sh's owner.sh and checks.sh's kernel.config
-# were missing).  A line that says "# not an input" names a file that
-# decides nothing a step keeps (deps.list); a directory is the step's to
-# list (find).  A level of the search at a time: one realpath, one awk.
-# A run asks it the same for every commit: its first answer is kept in
-# $SO_MEMO (the run's directory) for the rest of the run.
-scripts_of() {
-	so_k=$* so_m=
-	if [ -n "${SO_MEMO:-}" ]; then
-		while :; do
-			case $so_k in
-			*/*) so_m=$so_m${so_k%%/*}% so_k=${so_k#*/} ;;
-			*) so_m=$SO_MEMO/$so_m$so_k && break ;;
-			esac
-		done
-		if [ -f "$so_m" ]; then
-			while IFS= read -r so_l; do printf '%s\n' "$so_l"; done <"$so_m"
-			return
-		fi
-	fi
-	so_todo=$* so_seen=
-	while [ -n "$so_todo" ]; do
-		so_new=
-		# shellcheck disable=SC2086 # a path a word, no blanks in our paths
-		for so_f in $(realpath -m $so_todo); do
-			case " $so_seen " in *" $so_f "*) continue ;; esac
-			[ -f "$so_f" ] || continue
-			so_seen="$so_seen $so_f"
-			case $so_f in *.sh) so_new="$so_new $so_f" ;; esac
-		done
-		so_todo=
-		[ -n "$so_new" ] || break
-		# shellcheck disable=SC2086 # as above
-		so_todo=$(awk -v top="$TOP" '
-			/^[[:space:]]*#/ || /# not an input/ { next }
-			{
-				l = $0
-				while (match(l, /\$TOP\/[A-Za-z0-9_.\/-]+|\$\(dirname "\$0"\)\/[A-Za-z0-9_.\/-]+/)) {
-					m = substr(l, RSTART, RLENGTH); l = substr(l, RSTART + RLENGTH)
-					if (substr(m, 1, 5) == "$TOP/") { print top "/" substr(m, 6); continue }
-					d = FILENAME; sub(/\/[^\/]*$/, "", d)
-					print d "/" substr(m, index(m, ")/") + 2)
-				}
-			}' $so_new)
-	done
-	# shellcheck disable=SC2086 # as above
-	so_seen=$(printf '%s\n' $so_seen | LC_ALL=C sort)
-	printf '%s\n' "$so_seen"
-	[ -z "$so_m" ] || { printf '%s\n' "$so_seen" >"$so_m.$$" && mv -f "$so_m.$$" "$so_m"; } 2>/dev/null ||
-		rm -f "$so_m.$$"
-}
-
-skip() {
-	printf '%s\n' "$2" >"$1/skipped"
-	printf '%s: skipped: %s\n' "$PROG" "$2" >&2
-	return 3
-}
 
 [ -r "$CI_STEPS_FILE" ] || die "steps: $CI_STEPS_FILE is missing"
 # shellcheck source=steps.sh
@@ -388,38 +314,6 @@ if [ -z "$one_step$vm_runner$report_only" ]; then
 		die "commits: cannot write $CI_OUT/.subjects (disk full?)"
 fi
 
-# hash_of: sha256 of stdin
-hash_of() {
-	sha256sum | cut -d' ' -f1
-}
-
-# outcome_of COMMIT STEP: sets ow and osec, the word and seconds of the
-# step's outcome in this run (outcome_write); false when there is none.
-# A read, no process: the tables ask it for every commit and step.
-outcome_of() {
-	ow='' osec=''
-	read -r ow osec 2>/dev/null <"$RUN_DIR/$1.$2" || [ -n "$ow" ]
-}
-
-# short_of ID: sets short, its first 12 characters (printf %.12s), no
-# process
-short_of() {
-	case $1 in
-	????????????*) short=${1%"${1#????????????}"} ;;
-	*) short=$1 ;;
-	esac
-}
-
-# inputs STEP COMMIT: sets inputs, what the step's result on the commit
-# depends on, and hash, their sha256 (what its stamp holds): the one
-# reading of both for the plan and for run_step
-inputs() {
-	fn_of "$1"
-	inputs=$("step_${fn}_inputs" "$2") ||
-		die "$1: the inputs of $(printf %.12s "$2") cannot be read"
-	hash=$(printf '%s\n' "$inputs" | sha256sum) && hash=${hash%% *}
-}
-
 # Results keyed by content.  A step that says what of a commit its result
 # is made of (step_<name>_content: its tree, its parent's, its message) has
 # a key: the hash of that and of its inputs, the commit id in them
@@ -431,57 +325,6 @@ inputs() {
 # that commit's results are still the ones made with that key, makes them
 # this commit's: record-reuse rewrites each record (commit, reused_from),
 # the rest is copied; the report says "reused from".
-
-# content_key STEP COMMIT: sets key (none when the step has no content)
-# from the inputs that inputs() read
-content_key() {
-	key=
-	fn_of "$1" && ck_f=step_${fn}_content
-	command -v "$ck_f" >/dev/null || return 0
-	ck=$("$ck_f" "$2") || die "$1: what $(printf %.12s "$2") is made of cannot be read"
-	key=$({ printf '%s\n' "$ck"; printf '%s\n' "$inputs" | sed "s/$2/COMMIT/g"; } | hash_of)
-}
-
-# reuse_source STEP KEY COMMIT: the commit whose last good results of STEP
-# were made with KEY (their stamp there, their key file KEY, not
-# superseded); false when there is none
-reuse_source() {
-	[ -n "$2" ] && [ -f "$CI_OUT/.keys/$1/$2" ] || return 1
-	rsrc=$(cat "$CI_OUT/.keys/$1/$2") || return 1
-	[ "$rsrc" != "$3" ] && [ -f "$CI_OUT/$rsrc/$1.stamp" ] &&
-		[ "$(cat "$CI_OUT/$rsrc/$1/key" 2>/dev/null)" = "$2" ] &&
-		[ ! -e "$CI_OUT/$rsrc/.$1.superseded" ] || return 1
-	echo "$rsrc"
-}
-
-# reuse_results STEP FROM COMMIT DIR: FROM's results of STEP as COMMIT's,
-# into DIR (which holds COMMIT's inputs and key already)
-reuse_results() {
-	ru_src=$CI_OUT/$2/$1
-	echo "the same content as $2 (key $(cat "$4/key")): its results, reused, nothing run"
-	(cd "$ru_src" && find . -type f ! -name inputs ! -name key ! -name rc ! -name seconds \
-		! -name log ! -name '*.jsonl' ! -name reused-from -print) | while read -r ru_f; do
-		mkdir -p "$4/$(dirname "$ru_f")" && cp -p "$ru_src/$ru_f" "$4/$ru_f" || exit 1
-	done || { echo "cannot copy $ru_src into $4 (disk full?)"; return 1; }
-	(cd "$ru_src" && find . -type f -name '*.jsonl' -print) | while read -r ru_f; do
-		mkdir -p "$4/$(dirname "$ru_f")" &&
-			"$BIN/record-reuse" --from "$2" --commit "$3" --to "$4/$ru_f" "$ru_src/$ru_f" ||
-			exit 1
-	done || { echo "the records of $ru_src cannot be reused (above)"; return 1; }
-	cat "$ru_src/reused-from" 2>/dev/null >"$4/reused-from" || echo "$2" >"$4/reused-from"
-}
-
-# key_write STEP COMMIT KEY: the key's results are now COMMIT's (the
-# commit first made them, when COMMIT reused them)
-key_write() {
-	[ -n "$3" ] || return 0
-	kw_c=$(cat "$CI_OUT/$2/$1/reused-from" 2>/dev/null || echo "$2")
-	# the first commit's results may be gone or others since
-	[ "$(cat "$CI_OUT/$kw_c/$1/key" 2>/dev/null)" = "$3" ] && [ -f "$CI_OUT/$kw_c/$1.stamp" ] ||
-		kw_c=$2
-	mkdir -p "$CI_OUT/.keys/$1" && printf '%s\n' "$kw_c" | write_file "$CI_OUT/.keys/$1/$3" ||
-		die "$1: cannot write $CI_OUT/.keys/$1/$3 (disk full?)"
-}
 
 # The schedule (CI_SCHEDULE=overlap, the default, or serial).  Steps run
 # commit by commit, in order, but for two: a bench-vm run whose guest
@@ -497,51 +340,6 @@ key_write() {
 # cannot tell, the first bench-vm run, in the foreground, does (its
 # records say).
 # (CI_SCHEDULE and CI_VM_JOBS are checked above, with every variable)
-
-# typical_seconds STEP COMMIT I: the seconds a step takes on this project's
-# 2-core machine, for the estimate when no earlier run of it is known: the
-# step's own reckoning (step_<name>_typical), else a minute
-typical_seconds() {
-	fn_of "$1" && ts_f=step_${fn}_typical
-	if command -v "$ts_f" >/dev/null; then
-		"$ts_f" "$2" "$3"
-	else
-		echo 60
-	fi
-}
-
-# settings_of: the lines of a step's inputs (stdin) that are settings
-# (NS_SIZE's "ns_size 100G", ...): not its commit, a file's or a tool's hash
-settings_of() {
-	awk '$1 != "commit" && $1 != "tool" && $1 != "missing" && !(NF == 2 && $1 ~ /^[0-9a-f]+$/)' | sort
-}
-
-# ran_seconds COMMIT STEP: sets rsec, the seconds of COMMIT's last good
-# run of STEP when the step ran there (not results reused from another
-# commit, or a build linked from one: seconds that say nothing of a run)
-# with the settings it has now ($inputs: 30 rebinds take longer than 5)
-ran_seconds() {
-	rsec=
-	[ -f "$CI_OUT/$1/$2.stamp" ] && [ ! -e "$CI_OUT/$1/$2/reused-from" ] || return 1
-	[ "$(settings_of <"$CI_OUT/$1/$2/inputs" 2>/dev/null)" = "$(printf '%s\n' "$inputs" | settings_of)" ] ||
-		return 1
-	read -r rsec 2>/dev/null <"$CI_OUT/$1/$2/seconds" || return 1
-	case $rsec in '' | *[!0-9]*) rsec= && return 1 ;; esac
-	! grep -qs '"reused_from"' "$CI_OUT/$1/$2/records.jsonl" || { rsec= && return 1; }
-}
-
-# prior_seconds COMMIT STEP: sets rsec from the newest other commit of
-# COMMIT's subject ($CI_OUT/.subjects) whose STEP ran (ran_seconds)
-prior_seconds() {
-	rsec=
-	ps_s=$(awk -F '\t' -v c="$1" '$1 == c { print substr($0, length($1) + 2); exit }' "$CI_OUT/.subjects" 2>/dev/null)
-	[ -n "$ps_s" ] || return 1
-	for ps_c in $(awk -F '\t' -v c="$1" -v s="$ps_s" '$1 != c && substr($0, length($1) + 2) == s { print $1 }' \
-		"$CI_OUT/.subjects" | tac); do
-		! ran_seconds "$ps_c" "$2" || return 0
-	done
-	return 1
-}
 
 # VM_NS_KB, VM_KB: the size of a guest's NVDIMMs and what one guest
 # takes of the host's memory (its RAM, the struct pages on the tmpfs of
@@ -565,215 +363,7 @@ $fp
 EOF
 fi
 
-# vm_room RUNNING: may another guest start beside RUNNING of them?  The
-# first always; more only when no build runs, up to CI_VM_JOBS, and while
-# the memory available holds them all, their growth to come included
-vm_room() {
-	[ "$1" -lt "$CI_VM_JOBS" ] || return 1
-	[ "$1" != 0 ] || return 0
-	[ ! -e "$RUN_DIR/building" ] && [ "$VM_KB" -gt 0 ] || return 1
-	avail=$(awk '/^MemAvailable:/ { print $2 }' "${CI_MEMINFO:-/proc/meminfo}")
-	[ "${avail:-0}" -ge $((VM_KB * ($1 + 1) + 1048576)) ]
-}
-
-# alive PID: the process is there and not a zombie (a child that ended
-# and was not waited for yet is one)
-alive() {
-	# (a read, no process: the queue asks it of every guest 5 times a second)
-	st=
-	read -r st 2>/dev/null <"/proc/$1/stat" || return 1
-	st=${st##*) } st=${st%% *}
-	[ -n "$st" ] && [ "$st" != Z ]
-}
-
 RUN_DIR=$CI_OUT/.run
-# A step's outcome, for the summary, the estimate and the time table:
-# $RUN_DIR/<commit>.<step>: "WORD SECONDS" (ok, same, skipped, FAIL)
-outcome_write() {
-	printf '%s %s\n' "$3" "$4" | write_file "$RUN_DIR/$1.$2" ||
-		die "run: cannot write $RUN_DIR/$1.$2 (disk full?)"
-}
-
-# log_view LOG: the output of a step (stdin) into LOG and, indented, onto
-# stderr, until the step's last word.  Ctrl-C (INT to the foreground
-# group) and the TERM that stops the guest queue reach the view too: a
-# view that died first would cut LOG before the step's last line (the
-# "interrupted" one) and kill the step with SIGPIPE in its cleanup
-# (bench-vm/run.sh: the NVDIMM files left in /dev/shm).  So both ignore
-# them and end when the step has ended; tee -p writes on into LOG when
-# stderr is gone (the sed of the view dead).
-log_view() {
-	(trap '' INT TERM HUP && exec tee -p "$1") |
-		(trap '' INT TERM HUP && exec sed 's/^/    /') >&2
-}
-
-# run_step STEP COMMIT I PARENT: the step on the commit, unless its stamp
-# says its inputs are those of its last good run; its outcome written.
-# The step runs in a directory of its own, $CI_OUT/<commit>/.<step>.attempt
-# (a dot: ci-report does not read it), and only a success replaces the
-# results of the last good run (those with a stamp) in <step>/: renames,
-# the stamp removed first, written last.  A step that fails, is skipped
-# or is interrupted leaves the last good results and their stamp as they
-# were, its attempt kept aside; with no good run to keep, the attempt
-# becomes <step>/ (its partial or error records are the result).
-run_step() {
-	rs_s=$1 rs_c=$2 rs_i=$3 rs_parent=$4
-	fn_of "$rs_s" && rs_f=$fn
-	short_of "$rs_c" && rs_short=$short
-	rs_dir=$CI_OUT/$rs_c/$rs_s
-	rs_stamp=$CI_OUT/$rs_c/$rs_s.stamp
-	inputs "$rs_s" "$rs_c"
-	rs_inputs=$inputs rs_hash=$hash
-	content_key "$rs_s" "$rs_c"
-	rs_key=$key
-	if stamp_fresh "$rs_stamp" "$rs_hash"; then
-		short_of "$rs_hash"
-		progress "$rs_i/$n $rs_short" "$rs_s: up to date (inputs $short)"
-		outcome_write "$rs_c" "$rs_s" same 0
-		rm -f "$CI_OUT/$rs_c/.$rs_s.superseded"
-		# results made before keys were kept: their key is this one
-		if [ -n "$rs_key" ] && [ ! -f "$rs_dir/key" ]; then
-			printf '%s\n' "$rs_key" | write_file "$rs_dir/key" ||
-				die "$rs_s: cannot write $rs_dir/key (disk full?)"
-		fi
-		[ "$(cat "$CI_OUT/.keys/$rs_s/$rs_key" 2>/dev/null)" != "" ] ||
-			key_write "$rs_s" "$rs_c" "$rs_key"
-		rs_where=$rs_dir
-		return 0
-	fi
-	# (made anew: the step writes its files there with a plain >)
-	rs_new=$CI_OUT/$rs_c/.$rs_s.attempt
-	rs_old=$CI_OUT/$rs_c/.$rs_s.old
-	rm -rf "$rs_new" "$rs_old" && mkdir -p "$rs_new" &&
-		printf '%s\n' "$rs_inputs" >"$rs_new/inputs" &&
-		{ [ -z "$rs_key" ] || printf '%s\n' "$rs_key" >"$rs_new/key"; } ||
-		die "$rs_s: cannot make $rs_new (disk full?): the results of $rs_short are as they were"
-	# kept, but made with other inputs than this run's: marked before the
-	# step starts, so that a run killed in it (a power cut) leaves them
-	# out of the report as well (a figure of another NS_SIZE beside its
-	# parent's would be compared as if it were this run's); a success,
-	# or a run that finds them up to date, removes the mark
-	[ ! -f "$rs_stamp" ] || write_file "$CI_OUT/$rs_c/.$rs_s.superseded" true ||
-		die "$rs_s: cannot write $CI_OUT/$rs_c/.$rs_s.superseded (disk full?)"
-	rs_from=$(reuse_source "$rs_s" "$rs_key" "$rs_c") || rs_from=
-	if [ -n "$rs_from" ]; then
-		progress "$rs_i/$n $rs_short" "$rs_s: the same content as $(printf %.12s "$rs_from"): its results, reused (log: $rs_new/log)"
-	else
-		progress "$rs_i/$n $rs_short" "$rs_s: start (log: $rs_new/log)"
-	fi
-	uptime_s && rs_t=$up_now
-	# no pipefail in POSIX sh: the status goes around the view.  A reuse
-	# that fails (a record refused) says why, and the step runs.
-	{
-		rc=0
-		if [ -z "$rs_from" ] || ! reuse_results "$rs_s" "$rs_from" "$rs_c" "$rs_new"; then
-			[ -z "$rs_from" ] || {
-				echo "reuse of $rs_from's results failed (above): running the step"
-				find "$rs_new" -mindepth 1 ! -name inputs ! -name key -exec rm -rf {} + 2>/dev/null
-				rs_from=
-			}
-			"step_${rs_f}_run" "$rs_c" "$rs_new" "$rs_parent" || rc=$?
-		fi
-		echo "$rc" >"$rs_new/rc"
-	} 2>&1 | log_view "$rs_new/log"
-	rc=$(cat "$rs_new/rc")
-	uptime_s && rs_t=$((up_now - rs_t))
-	echo "$rs_t" >"$rs_new/seconds"
-	rs_why=
-	[ "$rc" != 3 ] || rs_why=$(cat "$rs_new/skipped" 2>/dev/null || echo "no reason given")
-	rs_kept=
-	if [ "$rc" = 0 ] || [ ! -f "$rs_stamp" ]; then
-		# (stamp first: a kill in between leaves no stamp, never a stamp
-		# of other results)
-		rm -f "$rs_stamp" &&
-			{ [ ! -e "$rs_dir" ] || mv "$rs_dir" "$rs_old"; } &&
-			mv "$rs_new" "$rs_dir" && rm -rf "$rs_old" &&
-			rm -f "$CI_OUT/$rs_c/.$rs_s.superseded" ||
-			die "$rs_s: moving $rs_new to $rs_dir failed (the reason is above)"
-		rs_where=$rs_dir
-	else
-		# kept, marked superseded before the step started (above)
-		rs_where=$rs_new
-		rs_kept=" ($rs_dir keeps the last good results, inputs $(printf %.12s "$(cat "$rs_stamp")"))"
-	fi
-	case $rc in
-	0)
-		stamp_write "$rs_stamp" "$rs_hash"
-		key_write "$rs_s" "$rs_c" "$rs_key"
-		if [ -f "$rs_dir/reused-from" ]; then
-			outcome_write "$rs_c" "$rs_s" reused "$rs_t"
-			progress "$rs_i/$n $rs_short" "$rs_s: reused from $(printf %.12s "$(cat "$rs_dir/reused-from")") in ${rs_t}s"
-		else
-			outcome_write "$rs_c" "$rs_s" ok "$rs_t"
-			progress "$rs_i/$n $rs_short" "$rs_s: ok in ${rs_t}s"
-		fi ;;
-	3)
-		outcome_write "$rs_c" "$rs_s" skipped "$rs_t"
-		progress "$rs_i/$n $rs_short" "$rs_s: skipped: $rs_why$rs_kept" ;;
-	*)
-		outcome_write "$rs_c" "$rs_s" FAIL "$rs_t"
-		progress "$rs_i/$n $rs_short" "$rs_s: FAILED (exit $rc) after ${rs_t}s: see $rs_where/log$rs_kept" ;;
-	esac
-	[ -z "$rs_kept" ] ||
-		progress "$rs_i/$n $rs_short" "$rs_s: its kept results are not in the report: this run's inputs are others"
-}
-
-# stale_why STEP COMMIT: why the step of the commit runs, from the inputs
-# inputs() read against those of its last good run: the first line that
-# differs ("build/build.sh changed", "settings: kconfig distro")
-stale_why() {
-	sw_old=$CI_OUT/$2/$1/inputs
-	if [ ! -f "$CI_OUT/$2/$1.stamp" ] || [ ! -f "$sw_old" ]; then
-		echo "never run"
-		return
-	fi
-	printf '%s\n' "$inputs" | awk -v old="$sw_old" '
-		BEGIN { while ((getline l < old) > 0) had[l] = 1 }
-		!($0 in had) {
-			if (NF == 2 && $1 ~ /^[0-9a-f]+$/) print $2 " changed"
-			else if ($1 == "missing") print $2 " is missing"
-			else print "now " $0
-			found = 1; exit
-		}
-		END { if (!found) print "an input is gone" }'
-}
-
-# plan_print: the plan, as --plan shows it without running anything: per
-# commit and step, whether it runs and why, its expected seconds (the
-# last good run's, else those of the commit of the same subject it
-# replaces, else typical ones); then the estimate of the whole
-plan_print() {
-	awk '{ why = $0; for (i = 1; i <= 5; i++) sub(/^[^ ]+ /, "", why)
-		printf "%.12s %-9s %-8s %s\n", $1, $2, $4 == 1 ? ("~" $3 "s") : "-", why }' "$RUN_DIR/plan"
-	bg_vm=1
-	[ "$CI_SCHEDULE" != serial ] && [ "$CLOCK" != wall ] && [ "$ACCEL" != kvm ] || bg_vm=0
-	printf '%s, schedule %s: about %s (earlier runs'"'"' step times, else typical ones)\n' \
-		"$(awk '$4 == 1 { r++ } END { printf "%d of %d steps to run", r, NR }' "$RUN_DIR/plan")" \
-		"$CI_SCHEDULE" "$(left)"
-}
-
-# left: the estimate of what is left, from the plan and the outcomes
-left() {
-	awk -v dir="$RUN_DIR" -v overlap="$bg_vm" '
-		{
-			f = dir "/" $1 "." $2
-			if ((getline line < f) > 0) { close(f); next }
-			close(f)
-			if ($5 == "guest") vm += $3; else if ($5 == "host-bench") hb += $3; else fg += $3
-		}
-		END {
-			t = (overlap == 1) ? (fg > vm ? fg : vm) : fg + vm
-			t += hb
-			printf "%d min %02d s", int(t / 60), t % 60
-		}' "$RUN_DIR/plan"
-}
-# ran_eta COMMIT STEP I: after a step that ran (not one up to date),
-# the time spent so far and the estimate of what is left
-ran_eta() {
-	! outcome_of "$1" "$2" || [ "$ow" != same ] || return 0
-	short_of "$1" && uptime_s
-	progress "$3/$n $short" "spent $(( (up_now - T_START) / 60 )) min, about $(left) left (earlier runs' step times, else typical ones)"
-}
 # --one-step STEP COMMIT I PARENT: one step, for the guest queue below
 if [ -n "$one_step" ]; then
 	# the progress clock of the run that started it
@@ -984,14 +574,22 @@ if [ -z "$report_only" ]; then
 			fi
 			if [ "$k" = guest ] && [ -z "$bg_vm" ]; then
 				# the first run says which clock this host gives (rs_where:
-				# its records, whether they replaced the last good ones or not)
-				if grep -q '"clock":"icount"' "$rs_where/records.jsonl" 2>/dev/null; then
+				# its results, whether they replaced the last good ones or
+				# not; step_<guest>_ran_clock reads them)
+				ran_clock=
+				fn_of "$s"
+				! command -v "step_${fn}_ran_clock" >/dev/null ||
+					ran_clock=$("step_${fn}_ran_clock" "$rs_where") || ran_clock=
+				case $ran_clock in
+				*' icount')
 					bg_vm=1
 					progress plan "$s runs under icount here: the next ones run beside the builds, in a queue"
-				elif [ -f "$rs_where/records.jsonl" ]; then
+					;;
+				?*)
 					bg_vm=0
 					progress plan "$s runs on a wall clock here: each runs alone"
-				fi
+					;;
+				esac
 			fi
 		done
 		parent=$c
@@ -1016,46 +614,6 @@ if [ -z "$report_only" ]; then
 	fi
 	trap - EXIT INT TERM HUP
 
-	# the summary and the time table, from the outcomes (lib.sh:
-	# write_file: each written whole, a link at its name replaced)
-	summary_table() {
-		printf '%-12s' commit
-		for s in $CI_STEPS; do printf ' %-10s' "$s"; done
-		echo
-		for c in $commits; do
-			printf '%-12.12s' "$c"
-			for s in $CI_STEPS; do
-				outcome_of "$c" "$s" || ow=lost
-				printf ' %-10s' "$ow"
-			done
-			echo
-		done
-	}
-	times_table() {
-		echo "Where the time went (seconds; 0: up to date; schedule $CI_SCHEDULE, ${GUEST_STEP:-guests} in the background: $([ "$bg_vm" = 1 ] && echo yes || echo no)):"
-		printf '%-12s' commit
-		for s in $CI_STEPS; do printf ' %9s' "$s"; done
-		echo
-		for c in $commits; do
-			printf '%-12.12s' "$c"
-			for s in $CI_STEPS; do
-				outcome_of "$c" "$s" || osec=-
-				printf ' %9s' "$osec"
-			done
-			echo
-		done
-		printf '%-12s' total
-		for s in $CI_STEPS; do
-			tt=0
-			for c in $commits; do
-				outcome_of "$c" "$s" || continue
-				case $osec in '' | *[!0-9]*) ;; *) tt=$((tt + osec)) ;; esac
-			done
-			printf ' %9s' "$tt"
-		done
-		echo
-		uptime_s && echo "wall clock: $((up_now - T_START)) s"
-	}
 	write_file "$times_last" times_table ||
 		die "run: cannot write $times_last (disk full?)"
 	# times.txt: the last run that did work; a rerun with every step

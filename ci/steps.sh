@@ -35,6 +35,10 @@
 #                                  machine, for the estimate when no
 #                                  earlier run is known (default 60)
 #   step_<name>_clock COMMIT DIR   (optional, guest) the guests' clock here
+#   step_<name>_ran_clock DIR      (optional, guest) the clock the run
+#                                  whose results are in DIR got: "ACCEL
+#                                  CLOCK" (the schedule's answer when the
+#                                  first hook could not tell)
 #   step_<name>_footprint          (optional, guest) a guest's size and
 #                                  memory: "ns_kb N host_kb N"
 # For the step's view, make <name> (run.sh --view <name>):
@@ -48,7 +52,7 @@
 #                                  non-zero when it finds a failure
 # Every step's producer writes its own records into DIR (its --results):
 # nothing is read back, reshaped or copied here.  "<name>" is the step
-# with '-' as '_'.  Helpers from run.sh: files_hash FILE... (inputs),
+# with '-' as '_'.  Helpers (ci/step-lib.sh): files_hash FILE... (inputs),
 # scripts_of SCRIPT... (the files a script names, transitively: what an
 # inputs function hashes of the toolkit), skip DIR WHY (exit 3 with the
 # reason); and its n (the number of commits), CI_OUT, VM_NS_KB.

@@ -5,7 +5,8 @@
 # for every commit at the end with nothing else of ours running; a
 # wall-clock guest, or CI_SCHEDULE=serial, runs each step in its place.
 # Which clock the guests get is asked after the first build
-# (step_bench_vm_clock), else told by the first guest's records.  The
+# (step_bench_vm_clock), else told by the first guest's run (its clock
+# file, step_bench_vm_ran_clock).  The
 # plan, the estimate of what is left after each step, and the table of
 # where the time went.  A TERM while a guest runs in the background stops
 # it too.  Fake steps (CI_STEPS_FILE) on a three-commit repository log
@@ -21,7 +22,7 @@
 GATE_ACK=/dev/null
 export GATE_ACK
 [ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
-plan 12
+plan 13
 
 setup() {
 	rm -rf repo ci order ./*.running &&
@@ -58,6 +59,7 @@ setup() {
 	step_bench_vm_inputs() { echo "commit $1 ${FAKE_CLOCK:-icount}"; }
 	step_bench_vm_run() {
 		step bench-vm "$1" && [ "$1" != "${FAIL_VM:-}" ] &&
+		echo "tcg ${FAKE_CLOCK:-icount}" >"$2/clock" &&
 		"$BIN/record-write" --to "$2/records.jsonl" --suite bench-vm --json "build=$(cat "$TOP/tests/fixtures/build-id.json")" --case nd_pmem/rebind \
 			--metric memmap_init_ms --unit ms --commit "$1" --accel tcg \
 			--clock "${FAKE_CLOCK:-icount}" 10 10 10
@@ -149,7 +151,11 @@ test_expect_success 'a reworked patch (a new commit, the same subject): its step
 	# the seconds of a run that reused another commit'"'"'s results are none
 	echo "$C2" >"ci/$C3/build/reused-from" && CI_STEPS=build ci --plan &&
 	cat ci.out && grep -q "^$(printf %.12s "$N3") build  *~70s " ci.out &&
-	rm "ci/$C3/build/reused-from" && grep -q "x: commit 3" ci/.subjects &&
+	rm "ci/$C3/build/reused-from" &&
+	# nor those of a build linked from another commit'"'"'s (build-step.sh: built-from)
+	echo "$C2" >"ci/$C3/build/built-from" && CI_STEPS=build ci --plan &&
+	grep -q "^$(printf %.12s "$N3") build  *~70s " ci.out && rm "ci/$C3/build/built-from" &&
+	grep -q "x: commit 3" ci/.subjects &&
 	[ "$(grep -c "x: commit 3" ci/.subjects)" = 2 ] &&
 	# seconds of other settings say nothing either: typical ones
 	FAKE_JOBS=4 CI_STEPS=build ci --plan && cat ci.out &&
@@ -249,6 +255,7 @@ renamed() {
 	step_boot_kind() { echo guest; }
 	step_perf_kind() { echo host-bench; }
 	step_boot_footprint() { step_bench_vm_footprint; }
+	step_boot_ran_clock() { step_bench_vm_ran_clock "$@"; }
 	EOS
 }
 
@@ -266,5 +273,17 @@ test_expect_success 'the driver knows no step by its name: renamed steps of the 
 	setup && renamed r.sh && echo "step_perf_kind() { echo guest; }" >>r.sh &&
 	{ rc=0; CI_STEPS_FILE=$SCRATCH/r.sh ci || rc=$?; } && [ $rc = 1 ] && [ ! -s order ] &&
 	grep -q "more than one guest step ( boot perf)" ci.err
+'
+# the estimate prices the model the run would get (bench-vm/defaults.sh's
+# rule): MODEL=auto on a wall clock is no model, under icount the cache
+# model; 20 s of boot and 31 x 3 binds of 100G at 2.3 s, or 13.6 s
+test_expect_success 'the guest step'"'"'s estimate prices the model the run'"'"'s own rule gives: MODEL=auto with a wall clock is no model' '
+	est() {
+		(ACCEL=$1 CLOCK=$2 MODEL=$3 REBINDS=30 VM_NS_KB=104857600 OUT=$SCRATCH/none CI_OUT=$SCRATCH/none &&
+		 . "$TOP/bench-vm/bench-vm-step.sh" && tree_of() { echo t; } && step_bench_vm_typical c 1)
+	} &&
+	[ "$(est auto wall auto)" = 233 ] && [ "$(est auto auto auto)" = 1284 ] &&
+	[ "$(est kvm auto auto)" = 233 ] && [ "$(est tcg icount cache)" = 1284 ] &&
+	[ "$(est auto auto none)" = 233 ]
 '
 done_testing

@@ -1,0 +1,87 @@
+# ci/step-lib.sh: the helpers a step's file may call (ci/steps.sh names
+# them): files_hash for its inputs, scripts_of for the toolkit files a
+# script names, skip for a step that has nothing to do.  Sourced by
+# ci/run.sh before the steps file; POSIX sh.
+
+# Helpers for the step definitions.
+# sha256 of files (missing ones say so), for the inputs: "HASH PATH" a
+# line in the order given, PATH relative to the toolkit; one sha256sum
+# for all (a step's inputs are read for every commit of a run)
+files_hash() {
+	# (NUL-separated: a path with a blank, under OUT or CI_OUT, is one)
+	for f in "$@"; do
+		[ ! -f "$f" ] || printf '%s\0' "$f"
+	done | xargs -0 -r sha256sum | awk -v top="$TOP/" '
+		BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { want[i] = ARGV[i]; delete ARGV[i] } }
+		{ sum[substr($0, 67)] = substr($0, 1, 64) }
+		END {
+			for (i = 1; i <= n; i++) {
+				f = want[i]; r = f
+				if (index(f, top) == 1) r = substr(f, length(top) + 1)
+				if (f in sum) printf "%s %s\n", sum[f], r; else printf "missing %s\n", r
+			}
+		}' "$@"
+}
+
+# scripts_of SCRIPT...: each SCRIPT and every file it names as "$TOP/X"
+# or "$(dirname "$0")/X" (what it sources, runs, copies or reads: a
+# fragment, a module's source), transitively through the shell scripts
+# among them; sorted, a path a line.  The files of a step's inputs are
+# found from its scripts, never from a list kept beside them that drifts
+# (lib.sh's pin.conf, rundir.sh's owner.sh and checks.sh's kernel.config
+# were missing).  A line that says "# not an input" names a file that
+# decides nothing a step keeps (deps.list); a directory is the step's to
+# list (find).  A level of the search at a time: one realpath, one awk.
+# A run asks it the same for every commit: its first answer is kept in
+# $SO_MEMO (the run's directory) for the rest of the run.
+scripts_of() {
+	so_k=$* so_m=
+	if [ -n "${SO_MEMO:-}" ]; then
+		while :; do
+			case $so_k in
+			*/*) so_m=$so_m${so_k%%/*}% so_k=${so_k#*/} ;;
+			*) so_m=$SO_MEMO/$so_m$so_k && break ;;
+			esac
+		done
+		if [ -f "$so_m" ]; then
+			while IFS= read -r so_l; do printf '%s\n' "$so_l"; done <"$so_m"
+			return
+		fi
+	fi
+	so_todo=$* so_seen=
+	while [ -n "$so_todo" ]; do
+		so_new=
+		# shellcheck disable=SC2086 # a path a word, no blanks in our paths
+		for so_f in $(realpath -m $so_todo); do
+			case " $so_seen " in *" $so_f "*) continue ;; esac
+			[ -f "$so_f" ] || continue
+			so_seen="$so_seen $so_f"
+			case $so_f in *.sh) so_new="$so_new $so_f" ;; esac
+		done
+		so_todo=
+		[ -n "$so_new" ] || break
+		# shellcheck disable=SC2086 # as above
+		so_todo=$(awk -v top="$TOP" '
+			/^[[:space:]]*#/ || /# not an input/ { next }
+			{
+				l = $0
+				while (match(l, /\$TOP\/[A-Za-z0-9_.\/-]+|\$\(dirname "\$0"\)\/[A-Za-z0-9_.\/-]+/)) {
+					m = substr(l, RSTART, RLENGTH); l = substr(l, RSTART + RLENGTH)
+					if (substr(m, 1, 5) == "$TOP/") { print top "/" substr(m, 6); continue }
+					d = FILENAME; sub(/\/[^\/]*$/, "", d)
+					print d "/" substr(m, index(m, ")/") + 2)
+				}
+			}' $so_new)
+	done
+	# shellcheck disable=SC2086 # as above
+	so_seen=$(printf '%s\n' $so_seen | LC_ALL=C sort)
+	printf '%s\n' "$so_seen"
+	[ -z "$so_m" ] || { printf '%s\n' "$so_seen" >"$so_m.$$" && mv -f "$so_m.$$" "$so_m"; } 2>/dev/null ||
+		rm -f "$so_m.$$"
+}
+
+skip() {
+	printf '%s\n' "$2" >"$1/skipped"
+	printf '%s: skipped: %s\n' "$PROG" "$2" >&2
+	return 3
+}
