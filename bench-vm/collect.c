@@ -611,7 +611,16 @@ static void print_usage(void)
 		"usage: bench-vm-collect [--commit ID] [--accel kvm|tcg] [--clock icount|wall] [--qemu-cpu STR] [--qemu-version STR] [--ns-size BYTES] [--rebinds N] [--host-error STR] [--qemu-log FILE] [--model FILE] [--output FILE] --build FILE AGENT_OUTPUT\n       bench-vm-collect --status AGENT_OUTPUT");
 }
 
-int main(int argc, char **argv)
+/* the options (print_usage names them) */
+struct opts {
+	const char *qemu_cpu, *host_error, *output, *qemu_version, *qemu_log, *build_path;
+	const char *model_path, *agent_output;
+	double ns_size, rebinds;
+	int status_only;
+};
+
+/* parse_args - the options into o and ctx; -1 to go on, else the exit status */
+static int parse_args(int argc, char **argv, struct opts *o, struct record_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "commit", required_argument, NULL, 'c' },
@@ -629,40 +638,16 @@ int main(int argc, char **argv)
 		{ "build", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct record_ctx ctx = { .accel = NULL };
-	struct series ser[NR_DRIVERS][2];
-	const char *qemu_cpu = NULL, *host_error = NULL, *output = NULL, *v;
-	const char *qemu_version = NULL, *qemu_log = NULL, *build_path = NULL;
-	char cpu_error[1024] = "", host_msg[2048];
-	int status_only = 0;
-	const char *model_path = NULL;
-	struct model_out mo = { .params = NULL };
-	/* synthetic=N: kind, bytes and window of each copy */
-	char *syn_kind[8], *syn_window[8];
-	double syn_bytes[8];
-	size_t nr_syn = 0;
-	struct out out = { .f = stdout, .name = "stdout" };
-	char *buf = NULL, *kernel = NULL, *flags = NULL, *last_step = NULL;
-	char *guest_error = NULL;
-	double ns_size = 0, rebinds = -1, agent_start = -1, first_bind = -1;
-	int opt, done = 0, status = 0, cut = 0, rc;
-	size_t cap = 0, d, c, m;
-	ssize_t len;
-	json_object *params, *rec, *vulns;
-	json_object *pages[NR_DRIVERS] = { NULL };
-	struct check checks[4];
-	size_t nr_checks = 0;
-	struct line l;
-	FILE *f;
+	int opt;
 
-	memset(ser, 0, sizeof(ser));
+	o->rebinds = -1;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
-			ctx.commit = optarg;
+			ctx->commit = optarg;
 			break;
 		case 'a':
-			ctx.accel = optarg;
+			ctx->accel = optarg;
 			break;
 		case 'k':
 			if (strcmp(optarg, "icount") && strcmp(optarg, "wall")) {
@@ -670,41 +655,41 @@ int main(int argc, char **argv)
 					optarg, "icount or wall");
 				return 2;
 			}
-			ctx.clock = optarg;
+			ctx->clock = optarg;
 			break;
 		case 'm':
-			qemu_cpu = optarg;
+			o->qemu_cpu = optarg;
 			break;
 		case 's':
-			ns_size = strtod(optarg, NULL);
+			o->ns_size = strtod(optarg, NULL);
 			break;
 		case 'r':
-			rebinds = strtod(optarg, NULL);
+			o->rebinds = strtod(optarg, NULL);
 			break;
 		case 'e':
-			host_error = optarg;
+			o->host_error = optarg;
 			break;
 		case 'M':
-			model_path = optarg;
+			o->model_path = optarg;
 			break;
 		case 'o':
-			output = optarg;
+			o->output = optarg;
 			break;
 		case 'L':
-			qemu_log = optarg;
+			o->qemu_log = optarg;
 			break;
 		case 'S':
-			status_only = 1;
+			o->status_only = 1;
 			break;
 		case 'B':
-			build_path = optarg;
+			o->build_path = optarg;
 			break;
 		case 'V':
 			if (!*optarg) {
 				fprintf(stderr, PROG ": usage: --qemu-version: empty\n");
 				return 2;
 			}
-			qemu_version = optarg;
+			o->qemu_version = optarg;
 			break;
 		default:
 			print_usage();
@@ -715,318 +700,502 @@ int main(int argc, char **argv)
 		print_usage();
 		return 2;
 	}
-	if (status_only)
-		return print_status(argv[optind]);
-	if (!build_path) {
+	o->agent_output = argv[optind];
+	if (!o->status_only && !o->build_path) {
 		fprintf(stderr, PROG ": usage: --build FILE: %s\n",
 			"the kernel build measured (build/build.sh's build-id.json) is named in every record");
 		return 2;
 	}
-	ctx.build = load_build(build_path);
-	if (!ctx.build)
-		return 1;
-	f = fopen(argv[optind], "r");
-	if (!f) {
-		fprintf(stderr, PROG ": read: %s: %s\n", argv[optind], strerror(errno));
-		json_object_put(ctx.build);
-		return 1;
+	return -1;
+}
+
+/* What the agent said: its lines read (read_agent), for the records. */
+struct agent {
+	const char *path;	/* the agent's output, for the messages */
+	struct record_ctx *ctx;	/* its cpu line fills the records' CPU */
+	struct series ser[NR_DRIVERS][2];
+	json_object *pages[NR_DRIVERS];
+	json_object *vulns;
+	struct check checks[4];
+	size_t nr_checks;
+	/* synthetic=N: kind, bytes and window of each copy */
+	char *syn_kind[8], *syn_window[8];
+	double syn_bytes[8];
+	size_t nr_syn;
+	char *kernel, *flags, *last_step, *guest_error;
+	double agent_start, first_bind;
+	int done, cut, status;
+};
+
+/* the driver's index of a line's driver= (NR_DRIVERS: none of ours) */
+static size_t driver_of(const struct line *l)
+{
+	const char *drv = field(l, "driver");
+	size_t d;
+
+	for (d = 0; d < NR_DRIVERS; d++)
+		if (drv && !strcmp(drv, drivers[d]))
+			break;
+	return d;
+}
+
+static void agent_hello(struct agent *a, const struct line *l)
+{
+	const char *v = field(l, "kernel");
+	int rc;
+
+	free(a->kernel);
+	a->kernel = v ? strdup(v) : NULL;
+	rc = num_field(l, "boot_us", &a->agent_start);
+	if (rc == -2) {
+		fprintf(stderr, PROG ": %s: hello: boot_us is not a number: %s\n", a->path,
+			field(l, "boot_us"));
+		a->status = 1;
 	}
-	if (output) {
-		out.f = out_create(output);
-		out.name = output;
-		if (!out.f) {
-			fprintf(stderr, PROG ": write: %s: %s\n", output, strerror(errno));
-			fclose(f);
-			json_object_put(ctx.build);
-			return 1;
+	a->agent_start = rc ? -1 : a->agent_start / 1000;
+}
+
+static void agent_sample(struct agent *a, const struct line *l)
+{
+	const char *cs = field(l, "case");
+	size_t d = driver_of(l);
+
+	if (d == NR_DRIVERS || !cs) {
+		fprintf(stderr, PROG ": %s: sample of unknown driver '%s'\n", a->path,
+			field(l, "driver") ?: "");
+		a->status = 1;
+		return;
+	}
+	if (sample_numbers_ok(l, a->path)) {
+		a->status = 1;
+		return;
+	}
+	series_add(&a->ser[d][!strcmp(cs, "rebind")], l);
+	if (a->first_bind < 0)
+		a->first_bind = (strtod(field(l, "boot_us"), NULL) -
+				 strtod(field(l, "bind_us"), NULL)) / 1000;
+}
+
+static void agent_check(struct agent *a, const struct line *l)
+{
+	struct check *ck = &a->checks[a->nr_checks];
+
+	if (a->nr_checks == ARRAY_SIZE(a->checks))
+		return;
+	if (num_field(l, "bytes", &ck->bytes)) {
+		fprintf(stderr, PROG ": %s: check of %s: bytes %s%s: %s\n", a->path,
+			field(l, "device") ?: "?",
+			field(l, "bytes") ? "is not a number: " : "is missing",
+			field(l, "bytes") ?: "", "the check is dropped");
+		a->status = 1;
+		return;
+	}
+	a->nr_checks++;
+	snprintf(ck->what, sizeof(ck->what), "%s", field(l, "what") ?: "?");
+	snprintf(ck->device, sizeof(ck->device), "%s", field(l, "device") ?: "?");
+}
+
+static void agent_synthetic(struct agent *a, const struct line *l)
+{
+	size_t n = a->nr_syn;
+
+	if (n == ARRAY_SIZE(a->syn_kind))
+		return;
+	if (num_field(l, "bytes", &a->syn_bytes[n])) {
+		fprintf(stderr, PROG ": %s: synthetic %s: bytes %s%s: dropped\n", a->path,
+			field(l, "kind") ?: "?",
+			field(l, "bytes") ? "is not a number: " : "is missing",
+			field(l, "bytes") ?: "");
+		a->status = 1;
+		return;
+	}
+	a->syn_kind[n] = strdup(field(l, "kind") ?: "?");
+	a->syn_window[n] = strdup(field(l, "window") ?: "");
+	a->nr_syn++;
+}
+
+static void agent_cpu(struct agent *a, const struct line *l)
+{
+	parse_cpu(l, &a->ctx->cpu, &a->flags);
+}
+
+static void agent_vuln(struct agent *a, const struct line *l)
+{
+	const char *name = field(l, "name"), *state = field(l, "state");
+
+	if (!name || !*name || !state) {
+		fprintf(stderr, PROG ": %s: vuln line without name= or state=\n", a->path);
+		a->status = 1;
+		return;
+	}
+	json_object_object_add(a->vulns, name, json_object_new_string(state));
+}
+
+static void agent_step(struct agent *a, const struct line *l)
+{
+	const char *v = field(l, "name");
+
+	free(a->last_step);
+	a->last_step = strdup(v ? v : "?");
+}
+
+static void agent_error(struct agent *a, const struct line *l)
+{
+	char msg[1200];
+
+	snprintf(msg, sizeof(msg), "guest: %s: %s", field(l, "step") ?: "?",
+		 field(l, "msg") ?: "?");
+	free(a->guest_error);
+	a->guest_error = strdup(msg);
+}
+
+static void agent_pages(struct agent *a, const struct line *l)
+{
+	size_t d = driver_of(l);
+
+	if (d == NR_DRIVERS || !field(l, "line"))
+		return;
+	if (!a->pages[d])
+		a->pages[d] = json_object_new_array();
+	json_object_array_add(a->pages[d], json_object_new_string(field(l, "line")));
+}
+
+static void agent_done(struct agent *a, const struct line *l)
+{
+	(void)l;
+	a->done = 1;
+}
+
+/* the agent's lines by their type (agent.c documents them); others are skipped */
+static const struct {
+	const char *type;
+	void (*read)(struct agent *a, const struct line *l);
+} agent_lines[] = {
+	{ "hello", agent_hello },
+	{ "cpu", agent_cpu },
+	{ "vuln", agent_vuln },
+	{ "step", agent_step },
+	{ "sample", agent_sample },
+	{ "error", agent_error },
+	{ "check", agent_check },
+	{ "pages", agent_pages },
+	{ "synthetic", agent_synthetic },
+	{ "done", agent_done },
+};
+
+static void agent_line(struct agent *a, const struct line *l)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(agent_lines); i++)
+		if (!strcmp(l->type, agent_lines[i].type)) {
+			agent_lines[i].read(a, l);
+			return;
 		}
-	}
-	vulns = json_object_new_object();
+}
+
+/* read_agent - every whole line of the agent's output F into a */
+static void read_agent(FILE *f, struct agent *a)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	struct line l;
+
 	while ((len = getline(&buf, &cap, f)) > 0) {
 		/* the last line of output that was cut short: not a line */
 		if (buf[len - 1] != '\n') {
-			cut = 1;
+			a->cut = 1;
 			break;
 		}
 		split(buf, &l);
 		if (!l.type)
 			continue;
-		if (!strcmp(l.type, "hello")) {
-			free(kernel);
-			v = field(&l, "kernel");
-			kernel = v ? strdup(v) : NULL;
-			rc = num_field(&l, "boot_us", &agent_start);
-			if (rc == -2) {
-				fprintf(stderr, PROG ": %s: hello: boot_us is not a number: %s\n",
-					argv[optind], field(&l, "boot_us"));
-				status = 1;
-			}
-			agent_start = rc ? -1 : agent_start / 1000;
-		} else if (!strcmp(l.type, "cpu")) {
-			parse_cpu(&l, &ctx.cpu, &flags);
-		} else if (!strcmp(l.type, "vuln")) {
-			const char *name = field(&l, "name"), *state = field(&l, "state");
-
-			if (!name || !*name || !state) {
-				fprintf(stderr, PROG ": %s: vuln line without name= or state=\n",
-					argv[optind]);
-				status = 1;
-				continue;
-			}
-			json_object_object_add(vulns, name, json_object_new_string(state));
-		} else if (!strcmp(l.type, "step")) {
-			free(last_step);
-			v = field(&l, "name");
-			last_step = strdup(v ? v : "?");
-		} else if (!strcmp(l.type, "sample")) {
-			const char *drv = field(&l, "driver"), *cs = field(&l, "case");
-
-			for (d = 0; d < NR_DRIVERS; d++)
-				if (drv && !strcmp(drv, drivers[d]))
-					break;
-			if (d == NR_DRIVERS || !cs) {
-				fprintf(stderr, PROG ": %s: sample of unknown driver '%s'\n",
-					argv[optind], drv ? drv : "");
-				status = 1;
-				continue;
-			}
-			if (sample_numbers_ok(&l, argv[optind])) {
-				status = 1;
-				continue;
-			}
-			c = !strcmp(cs, "rebind");
-			series_add(&ser[d][c], &l);
-			if (first_bind < 0)
-				first_bind = (strtod(field(&l, "boot_us"), NULL) -
-					      strtod(field(&l, "bind_us"), NULL)) / 1000;
-		} else if (!strcmp(l.type, "error")) {
-			char msg[1200];
-
-			snprintf(msg, sizeof(msg), "guest: %s: %s",
-				 field(&l, "step") ?: "?", field(&l, "msg") ?: "?");
-			free(guest_error);
-			guest_error = strdup(msg);
-		} else if (!strcmp(l.type, "check") && nr_checks < ARRAY_SIZE(checks)) {
-			struct check *ck = &checks[nr_checks];
-
-			if (num_field(&l, "bytes", &ck->bytes)) {
-				fprintf(stderr, PROG ": %s: check of %s: bytes %s%s: %s\n",
-					argv[optind], field(&l, "device") ?: "?",
-					field(&l, "bytes") ? "is not a number: " : "is missing",
-					field(&l, "bytes") ?: "", "the check is dropped");
-				status = 1;
-				continue;
-			}
-			nr_checks++;
-			snprintf(ck->what, sizeof(ck->what), "%s", field(&l, "what") ?: "?");
-			snprintf(ck->device, sizeof(ck->device), "%s", field(&l, "device") ?: "?");
-		} else if (!strcmp(l.type, "pages")) {
-			const char *drv = field(&l, "driver");
-
-			for (d = 0; d < NR_DRIVERS; d++)
-				if (drv && !strcmp(drv, drivers[d]))
-					break;
-			if (d < NR_DRIVERS && field(&l, "line")) {
-				if (!pages[d])
-					pages[d] = json_object_new_array();
-				json_object_array_add(pages[d],
-						      json_object_new_string(field(&l, "line")));
-			}
-		} else if (!strcmp(l.type, "synthetic") && nr_syn < ARRAY_SIZE(syn_kind)) {
-			if (num_field(&l, "bytes", &syn_bytes[nr_syn])) {
-				fprintf(stderr, PROG ": %s: synthetic %s: bytes %s%s: dropped\n",
-					argv[optind], field(&l, "kind") ?: "?",
-					field(&l, "bytes") ? "is not a number: " : "is missing",
-					field(&l, "bytes") ?: "");
-				status = 1;
-				continue;
-			}
-			syn_kind[nr_syn] = strdup(field(&l, "kind") ?: "?");
-			syn_window[nr_syn++] = strdup(field(&l, "window") ?: "");
-		} else if (!strcmp(l.type, "done")) {
-			done = 1;
-		}
+		agent_line(a, &l);
 	}
-	fclose(f);
 	free(buf);
-	ctx.kernel = kernel;
+	a->ctx->kernel = a->kernel;
+}
 
-	params = json_object_new_object();
-	json_object_object_add(params, "ns_size", json_object_new_double(ns_size));
-	json_object_object_add(params, "rebinds", json_object_new_double(rebinds));
+/* the run's params, shared by every record (doc/records.md) */
+static json_object *run_params(const struct opts *o, struct agent *a)
+{
+	json_object *params = json_object_new_object();
+
+	json_object_object_add(params, "ns_size", json_object_new_double(o->ns_size));
+	json_object_object_add(params, "rebinds", json_object_new_double(o->rebinds));
 	json_object_object_add(params, "qemu_cpu",
-			       qemu_cpu ? json_object_new_string(qemu_cpu) : NULL);
+			       o->qemu_cpu ? json_object_new_string(o->qemu_cpu) : NULL);
 	json_object_object_add(params, "guest_cpu_flags",
-			       flags ? json_object_new_string(flags) : NULL);
-	if (qemu_version)
+			       a->flags ? json_object_new_string(a->flags) : NULL);
+	if (o->qemu_version)
 		json_object_object_add(params, "qemu_version",
-				       json_object_new_string(qemu_version));
+				       json_object_new_string(o->qemu_version));
 	/* what the guest kernel applies, as it said (doc/records.md) */
-	json_object_object_add(params, "mitigations", vulns);
-	vulns = NULL;
+	json_object_object_add(params, "mitigations", a->vulns);
+	a->vulns = NULL;
+	return params;
+}
+
+/* a record of one sample, with the run's params */
+static void one_sample(struct out *out, const struct record_ctx *ctx, const char *case_name,
+		       const char *metric, const char *unit, double x, json_object *params)
+{
+	json_object *rec = record_new(ctx, "bench-vm", case_name, metric, unit);
+
+	record_add_sample(rec, x);
+	record_set(rec, "params", json_object_get(params));
+	out_record(out, rec);
+}
+
+/* the rebinds' samples: a record per driver, case and metric */
+static void write_samples(struct out *out, const struct record_ctx *ctx, const struct agent *a,
+			  json_object *params)
+{
+	size_t d, c, m, i;
 
 	for (d = 0; d < NR_DRIVERS; d++) {
 		for (c = 0; c < 2; c++) {
 			char case_name[64];
-			size_t i;
 
-			if (!ser[d][c].n)
+			if (!a->ser[d][c].n)
 				continue;
-			snprintf(case_name, sizeof(case_name), "%s/%s", drivers[d],
-				 cases[c]);
+			snprintf(case_name, sizeof(case_name), "%s/%s", drivers[d], cases[c]);
 			for (m = 0; m < NR_METRICS; m++) {
+				json_object *rec;
+
 				if (metrics[m].rebind_only && !c)
 					continue;
-				rec = record_new(&ctx, "bench-vm", case_name,
-						 metrics[m].metric, metrics[m].unit);
-				for (i = 0; i < ser[d][c].n; i++)
-					record_add_sample(rec, ser[d][c].v[m][i]);
+				rec = record_new(ctx, "bench-vm", case_name, metrics[m].metric,
+						 metrics[m].unit);
+				for (i = 0; i < a->ser[d][c].n; i++)
+					record_add_sample(rec, a->ser[d][c].v[m][i]);
 				record_set(rec, "params", json_object_get(params));
-				out_record(&out, rec);
+				out_record(out, rec);
 			}
 		}
 	}
-	if (model_path) {
-		model_read(&mo, model_path);
-		for (d = 0; d < NR_DRIVERS && mo.params; d++) {
-			for (c = 0; c < 2; c++) {
-				char case_name[64];
+}
 
-				if (!ser[d][c].n)
-					continue;
-				snprintf(case_name, sizeof(case_name), "%s/%s",
-					 drivers[d], cases[c]);
-				model_records(&out, &ctx, &mo, case_name, ser[d][c].window,
-					      ser[d][c].n, params);
-			}
-		}
-		for (c = 0; c < nr_syn && mo.params; c++) {
+/* the model's counts per window (--model): of the binds and the synthetic copies */
+static int write_model(struct out *out, const struct record_ctx *ctx, struct agent *a,
+		       struct model_out *mo, const char *path, json_object *params)
+{
+	size_t d, c;
+
+	model_read(mo, path);
+	for (d = 0; d < NR_DRIVERS && mo->params; d++) {
+		for (c = 0; c < 2; c++) {
 			char case_name[64];
-			json_object *p = NULL;
 
-			/* the run's params (qemu_cpu, ns_size...), and the copy's size */
-			if (json_object_deep_copy(params, &p, NULL)) {
-				fprintf(stderr, PROG ": model: out of memory\n");
-				return 1;
-			}
-			snprintf(case_name, sizeof(case_name), "synthetic/%.40s", syn_kind[c]);
-			json_object_object_add(p, "bytes", json_object_new_double(syn_bytes[c]));
-			model_records(&out, &ctx, &mo, case_name, &syn_window[c], 1, p);
-			json_object_put(p);
+			if (!a->ser[d][c].n)
+				continue;
+			snprintf(case_name, sizeof(case_name), "%s/%s", drivers[d], cases[c]);
+			model_records(out, ctx, mo, case_name, a->ser[d][c].window, a->ser[d][c].n,
+				      params);
 		}
 	}
-	if (agent_start >= 0) {
-		rec = record_new(&ctx, "bench-vm", "boot", "agent_start_ms", "ms");
-		record_add_sample(rec, agent_start);
-		record_set(rec, "params", json_object_get(params));
-		out_record(&out, rec);
-	}
-	if (first_bind >= 0) {
-		rec = record_new(&ctx, "bench-vm", "boot", "first_bind_ms", "ms");
-		record_add_sample(rec, first_bind);
-		record_set(rec, "params", json_object_get(params));
-		out_record(&out, rec);
-	}
+	for (c = 0; c < a->nr_syn && mo->params; c++) {
+		char case_name[64];
+		json_object *p = NULL;
 
-	for (c = 0; c < nr_checks; c++) {
-		char case_name[sizeof(checks[c].what) + 8];
-
-		snprintf(case_name, sizeof(case_name), "check/%.15s", checks[c].what);
-		rec = record_new(&ctx, "bench-vm", case_name, "verified_bytes", "count");
-		record_add_sample(rec, checks[c].bytes);
-		record_set(rec, "device", json_object_new_string(checks[c].device));
-		record_set(rec, "params", json_object_get(params));
-		out_record(&out, rec);
+		/* the run's params (qemu_cpu, ns_size...), and the copy's size */
+		if (json_object_deep_copy(params, &p, NULL)) {
+			fprintf(stderr, PROG ": model: out of memory\n");
+			return 1;
+		}
+		snprintf(case_name, sizeof(case_name), "synthetic/%.40s", a->syn_kind[c]);
+		json_object_object_add(p, "bytes", json_object_new_double(a->syn_bytes[c]));
+		model_records(out, ctx, mo, case_name, &a->syn_window[c], 1, p);
+		json_object_put(p);
 	}
+	return 0;
+}
 
+/* the boot's times, the checks' bytes and the struct page digests */
+static void write_others(struct out *out, const struct record_ctx *ctx, struct agent *a,
+			 json_object *params)
+{
+	json_object *rec;
+	size_t c, d, i, classes;
+
+	if (a->agent_start >= 0)
+		one_sample(out, ctx, "boot", "agent_start_ms", "ms", a->agent_start, params);
+	if (a->first_bind >= 0)
+		one_sample(out, ctx, "boot", "first_bind_ms", "ms", a->first_bind, params);
+	for (c = 0; c < a->nr_checks; c++) {
+		char case_name[sizeof(a->checks[c].what) + 8];
+
+		snprintf(case_name, sizeof(case_name), "check/%.15s", a->checks[c].what);
+		rec = record_new(ctx, "bench-vm", case_name, "verified_bytes", "count");
+		record_add_sample(rec, a->checks[c].bytes);
+		record_set(rec, "device", json_object_new_string(a->checks[c].device));
+		record_set(rec, "params", json_object_get(params));
+		out_record(out, rec);
+	}
 	for (d = 0; d < NR_DRIVERS; d++) {
 		char case_name[64];
-		size_t i, classes = 0;
 
-		if (!pages[d])
+		if (!a->pages[d])
 			continue;
-		for (i = 0; i < json_object_array_length(pages[d]); i++) {
-			json_object *line = json_object_array_get_idx(pages[d], i);
+		for (i = 0, classes = 0; i < json_object_array_length(a->pages[d]); i++) {
+			json_object *line = json_object_array_get_idx(a->pages[d], i);
 
 			classes += !strncmp(json_object_get_string(line), "class ", 6);
 		}
 		snprintf(case_name, sizeof(case_name), "%s/pages", drivers[d]);
-		rec = record_new(&ctx, "bench-vm", case_name, "page_classes", "count");
+		rec = record_new(ctx, "bench-vm", case_name, "page_classes", "count");
 		record_add_sample(rec, (double)classes);
-		record_set(rec, "digest", pages[d]);
+		/* the record owns the digest now */
+		record_set(rec, "digest", a->pages[d]);
+		a->pages[d] = NULL;
 		record_set(rec, "params", json_object_get(params));
-		out_record(&out, rec);
+		out_record(out, rec);
 	}
+}
 
-	if (mo.error && !host_error && !guest_error)
-		host_error = mo.error;
-	if (qemu_cpu && flags)
-		cpu_check(qemu_cpu, flags, qemu_log, cpu_error, sizeof(cpu_error));
+/*
+ * The run's error record, where the host or the guest failed or the agent
+ * stopped without a word; 1 when there is one.  host_error: --host-error
+ * or the model's.
+ */
+static int write_error(struct out *out, const struct record_ctx *ctx, const struct opts *o,
+		       const struct agent *a, const char *host_error, json_object *params)
+{
+	char cpu_error[1024] = "", host_msg[2048], stopped[256], msg[4096];
+	json_object *rec;
+
+	if (o->qemu_cpu && a->flags)
+		cpu_check(o->qemu_cpu, a->flags, o->qemu_log, cpu_error, sizeof(cpu_error));
 	if (cpu_error[0]) {
 		snprintf(host_msg, sizeof(host_msg), "%s%s%s", host_error ? host_error : "",
 			 host_error ? "; " : "", cpu_error);
 		host_error = host_msg;
 	}
-	if (!host_error && !guest_error && !done) {
-		static char msg[256];
-
-		snprintf(msg, sizeof(msg),
+	if (!host_error && !a->guest_error && !a->done) {
+		snprintf(stopped, sizeof(stopped),
 			 "guest: %s: the agent stopped without 'done' or an error%s",
-			 last_step ? last_step : kernel ? "hello" : "boot",
-			 cut ? " (its output ends in the middle of a line)" : "");
-		host_error = msg;
+			 a->last_step ? a->last_step : a->kernel ? "hello" : "boot",
+			 a->cut ? " (its output ends in the middle of a line)" : "");
+		host_error = stopped;
 	}
-	if (host_error || guest_error) {
-		char msg[4096];
+	if (!host_error && !a->guest_error)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s%s%s", a->guest_error ? a->guest_error : "",
+		 a->guest_error && host_error ? "; " : "", host_error ? host_error : "");
+	rec = record_new(ctx, "bench-vm", "run", "error", "count");
+	record_set(rec, "error", json_object_new_string(msg));
+	record_set(rec, "last_step", a->last_step ? json_object_new_string(a->last_step) : NULL);
+	record_set(rec, "params", json_object_get(params));
+	out_record(out, rec);
+	fprintf(stderr, PROG ": %s\n", msg);
+	return 1;
+}
 
-		snprintf(msg, sizeof(msg), "%s%s%s", guest_error ? guest_error : "",
-			 guest_error && host_error ? "; " : "",
-			 host_error ? host_error : "");
-		rec = record_new(&ctx, "bench-vm", "run", "error", "count");
-		record_set(rec, "error", json_object_new_string(msg));
-		record_set(rec, "last_step", last_step ?
-			   json_object_new_string(last_step) : NULL);
-		record_set(rec, "params", json_object_get(params));
-		out_record(&out, rec);
-		fprintf(stderr, PROG ": %s\n", msg);
-		status = 1;
+static void agent_free(struct agent *a)
+{
+	size_t d, c, m;
+
+	for (d = 0; d < NR_DRIVERS; d++) {
+		for (c = 0; c < 2; c++) {
+			for (m = 0; m < NR_METRICS; m++)
+				free(a->ser[d][c].v[m]);
+			for (m = 0; m < a->ser[d][c].n; m++)
+				free(a->ser[d][c].window[m]);
+			free(a->ser[d][c].window);
+		}
+		json_object_put(a->pages[d]);
 	}
+	for (c = 0; c < a->nr_syn; c++) {
+		free(a->syn_kind[c]);
+		free(a->syn_window[c]);
+	}
+	free(a->kernel);
+	free(a->flags);
+	free(a->last_step);
+	free(a->guest_error);
+	json_object_put(a->vulns);
+}
+
+static void model_free(struct model_out *mo)
+{
+	size_t c;
+
+	for (c = 1; c <= mo->nr; c++)
+		json_object_put(mo->funcs[c]);
+	json_object_put(mo->params);
+	free(mo->win);
+	free(mo->have);
+	free(mo->funcs);
+	free(mo->error);
+}
+
+int main(int argc, char **argv)
+{
+	struct record_ctx ctx = { .accel = NULL };
+	struct opts o = { .qemu_cpu = NULL };
+	struct agent a = { .agent_start = -1, .first_bind = -1 };
+	struct model_out mo = { .params = NULL };
+	struct out out = { .f = stdout, .name = "stdout" };
+	const char *host_error;
+	json_object *params;
+	int status;
+	FILE *f;
+
+	status = parse_args(argc, argv, &o, &ctx);
+	if (status >= 0)
+		return status;
+	if (o.status_only)
+		return print_status(o.agent_output);
+	ctx.build = load_build(o.build_path);
+	if (!ctx.build)
+		return 1;
+	f = fopen(o.agent_output, "r");
+	if (!f) {
+		fprintf(stderr, PROG ": read: %s: %s\n", o.agent_output, strerror(errno));
+		json_object_put(ctx.build);
+		return 1;
+	}
+	if (o.output) {
+		out.f = out_create(o.output);
+		out.name = o.output;
+		if (!out.f) {
+			fprintf(stderr, PROG ": write: %s: %s\n", o.output, strerror(errno));
+			fclose(f);
+			json_object_put(ctx.build);
+			return 1;
+		}
+	}
+	a.path = o.agent_output;
+	a.ctx = &ctx;
+	a.vulns = json_object_new_object();
+	read_agent(f, &a);
+	fclose(f);
+	status = a.status;
+
+	params = run_params(&o, &a);
+	write_samples(&out, &ctx, &a, params);
+	if (o.model_path && write_model(&out, &ctx, &a, &mo, o.model_path, params))
+		return 1;
+	write_others(&out, &ctx, &a, params);
+	host_error = o.host_error;
+	if (mo.error && !host_error && !a.guest_error)
+		host_error = mo.error;
+	status |= write_error(&out, &ctx, &o, &a, host_error, params);
 	if (record_close(out.f) && !out.failed) {
 		fprintf(stderr, PROG ": write: %s: %s\n", out.name, strerror(errno));
 		out.failed = 1;
 	}
 	if (out.failed) {
 		/* a file cut in the middle of a line is never left behind */
-		if (output && unlink(output))
-			fprintf(stderr, PROG ": %s: cannot remove it: %s\n", output,
+		if (o.output && unlink(o.output))
+			fprintf(stderr, PROG ": %s: cannot remove it: %s\n", o.output,
 				strerror(errno));
 		status = 1;
 	}
 	json_object_put(params);
-	for (d = 0; d < NR_DRIVERS; d++)
-		for (c = 0; c < 2; c++) {
-			for (m = 0; m < NR_METRICS; m++)
-				free(ser[d][c].v[m]);
-			for (m = 0; m < ser[d][c].n; m++)
-				free(ser[d][c].window[m]);
-			free(ser[d][c].window);
-		}
-	for (c = 0; c < nr_syn; c++) {
-		free(syn_kind[c]);
-		free(syn_window[c]);
-	}
-	for (c = 1; c <= mo.nr; c++)
-		json_object_put(mo.funcs[c]);
-	json_object_put(mo.params);
-	free(mo.win);
-	free(mo.have);
-	free(mo.funcs);
-	free(mo.error);
-	free(kernel);
-	free(flags);
-	free(last_step);
-	free(guest_error);
+	agent_free(&a);
+	model_free(&mo);
 	json_object_put(ctx.build);
-	json_object_put(vulns);
 	return status;
 }
