@@ -96,6 +96,7 @@ qemu_argv() {
 	# boots).
 	arg -device virtio-serial-pci,ioeventfd=off
 	arg -chardev "file,id=agent,path=$(qesc "$qa_agent")"
+	# the port's name: AGENT_PORT of agent/protocol.h
 	arg -device virtserialport,chardev=agent,name=bench-vm.agent
 	arg -chardev "file,id=console,path=$(qesc "$qa_console")" -serial chardev:console
 

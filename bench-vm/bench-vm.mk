@@ -3,6 +3,7 @@
 # Included by the top-level Makefile.
 
 BENCH_VM_AGENT_SRC = bench-vm/agent/agent.c bench-vm/agent/kmsg.c bench-vm/agent/kmsg.h \
+	bench-vm/agent/protocol.h \
 	bench-vm/plugin/size.h \
 	bench-vm/plugin/decode.h lib/compiler.h
 # The agent is PID 1 of an initramfs with nothing else in it: static, and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * collect.c - turn what the guest agent sent on its virtio-serial port
- * (bench-vm/agent/agent.c documents the lines) into result records.
+ * (bench-vm/agent/protocol.h defines the lines) into result records.
  *
  *   bench-vm-collect [options] AGENT_OUTPUT >records.jsonl
  *   bench-vm-collect --status AGENT_OUTPUT
@@ -67,6 +67,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/protocol.h"
 #include "record-fields.h"
 #include "record-write.h"
 
@@ -589,11 +590,11 @@ static int print_status(const char *path)
 		split(buf, &l);
 		if (!l.type)
 			continue;
-		if (!strcmp(l.type, "hello")) {
+		if (!strcmp(l.type, AGENT_HELLO)) {
 			hello = 1;
-		} else if (!strcmp(l.type, "sample")) {
+		} else if (!strcmp(l.type, AGENT_SAMPLE)) {
 			samples++;
-		} else if (!strcmp(l.type, "step") && field(&l, "name")) {
+		} else if (!strcmp(l.type, AGENT_STEP) && field(&l, "name")) {
 			free(step);
 			step = strdup(field(&l, "name"));
 		}
@@ -866,21 +867,21 @@ static void agent_done(struct agent *a, const struct line *l)
 	a->done = 1;
 }
 
-/* the agent's lines by their type (agent.c documents them); others are skipped */
+/* the agent's lines by their type (agent/protocol.h); others are skipped */
 static const struct {
 	const char *type;
 	void (*read)(struct agent *a, const struct line *l);
 } agent_lines[] = {
-	{ "hello", agent_hello },
-	{ "cpu", agent_cpu },
-	{ "vuln", agent_vuln },
-	{ "step", agent_step },
-	{ "sample", agent_sample },
-	{ "error", agent_error },
-	{ "check", agent_check },
-	{ "pages", agent_pages },
-	{ "synthetic", agent_synthetic },
-	{ "done", agent_done },
+	{ AGENT_HELLO, agent_hello },
+	{ AGENT_CPU, agent_cpu },
+	{ AGENT_VULN, agent_vuln },
+	{ AGENT_STEP, agent_step },
+	{ AGENT_SAMPLE, agent_sample },
+	{ AGENT_ERROR, agent_error },
+	{ AGENT_CHECK, agent_check },
+	{ AGENT_PAGES, agent_pages },
+	{ AGENT_SYNTHETIC, agent_synthetic },
+	{ AGENT_DONE, agent_done },
 };
 
 static void agent_line(struct agent *a, const struct line *l)

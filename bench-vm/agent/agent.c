@@ -14,23 +14,11 @@
  * kernel command line turns it on with dyndbg=) and its own
  * CLOCK_MONOTONIC time around the bind.
  *
- * Results go to the host as tab-separated lines on the virtio-serial port
- * named "bench-vm.agent" (bench-vm/collect.c turns them into records); the
- * console is never parsed, so kernel messages cannot corrupt them:
- *   hello  kernel= boot_us= ns0_size= ns1_size= [ns2_size=]
- *   cpu    vendor= family= model= stepping= model_name= flags=
- *   vuln   name= state=        a file of /sys/devices/system/cpu/
- *                              vulnerabilities: the mitigations the
- *                              guest kernel applies on this CPU
- *   step   name=                  what the agent starts now
- *   sample driver= case=first|rebind index= pages= memmap_ms= lines=
- *          bind_us= unbind_us= boot_us= window=
- *          (driver: nd_pmem, dax_pmem, or dax_pmem_mem for namespace2.0)
- *   synthetic kind=mov|movnti|movntdq|rep_movsb bytes= window=   (synthetic=N)
- *   check  device= what=odirect|mmap|mmap-mem bytes= result=ok
- *   pages  driver= line=      bench_vm_pages.ko's output (pages=1)
- *   error  step= msg=
- *   done
+ * Results go to the host as tab-separated lines on its virtio-serial
+ * port: protocol.h names the port and each line and its fields (one
+ * definition for this agent and bench-vm/collect.c, which turns them into
+ * records); the console is never parsed, so kernel messages cannot
+ * corrupt them.
  * Every failure becomes an error line and a power-off, never a hang (the
  * host's watchdog is for a hung kernel, or for hang=1).
  *
@@ -76,11 +64,12 @@
 #include "../../lib/compiler.h"	/* __printf, __noreturn */
 
 #include "kmsg.h"
+#include "protocol.h"
 #include "../plugin/decode.h"	/* MARKER_MAGIC, MARKER_OPEN, MARKER_CLOSE */
 #include "../plugin/size.h"	/* parse_size, shared with the plugin */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define PORT_NAME "bench-vm.agent"
+#define PORT_NAME AGENT_PORT
 /* the struct page digest module (bench-vm/pages), when pages=1 */
 #define PAGES_KO "/bench_vm_pages.ko"
 #define PAGES_PREFIX "bench_vm_pages: "
@@ -196,7 +185,7 @@ static void fail(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	clean_field(msg);
-	send_line("error\tstep=%s\tmsg=%s", cur_step, msg);
+	send_line(AGENT_ERROR "\tstep=%s\tmsg=%s", cur_step, msg);
 	/* also on the console, for a human reading console.log */
 	dprintf(2, "bench-vm-agent: %s: %s\n", cur_step, msg);
 	power_off();
@@ -205,7 +194,7 @@ static void fail(const char *fmt, ...)
 static void enter_step(const char *name)
 {
 	cur_step = name;
-	send_line("step\tname=%s", name);
+	send_line(AGENT_STEP "\tname=%s", name);
 }
 
 static int path_exists(const char *path)
@@ -386,7 +375,8 @@ static void send_cpu(void)
 	fclose(f);
 	if (!flags[0])
 		fail("/proc/cpuinfo has no flags line");
-	send_line("cpu\tvendor=%s\tfamily=%s\tmodel=%s\tstepping=%s\tmodel_name=%s\tflags=%s",
+	send_line(AGENT_CPU
+		  "\tvendor=%s\tfamily=%s\tmodel=%s\tstepping=%s\tmodel_name=%s\tflags=%s",
 		  vendor, family, model, stepping, model_name, flags);
 }
 
@@ -416,7 +406,7 @@ static void send_vulnerabilities(void)
 			fclose(f);
 			state[strcspn(state, "\n")] = '\0';
 			clean_field(state);
-			send_line("vuln\tname=%s\tstate=%s", ents[i]->d_name, state);
+			send_line(AGENT_VULN "\tname=%s\tstate=%s", ents[i]->d_name, state);
 		}
 		free(ents[i]);
 	}
@@ -605,8 +595,8 @@ static unsigned long long unbind_dev(const char *drv, const char *dev)
 	return set_bound(drv, dev, 0);
 }
 
-#define SAMPLE_FMT \
-	"sample\tdriver=%s\tcase=%s\tindex=%llu\tpages=%lu\tmemmap_ms=%lu\tlines=%d\tbind_us=%llu\tunbind_us=%llu\tboot_us=%llu\twindow=%u"
+#define SAMPLE_FMT AGENT_SAMPLE \
+	"\tdriver=%s\tcase=%s\tindex=%llu\tpages=%lu\tmemmap_ms=%lu\tlines=%d\tbind_us=%llu\tunbind_us=%llu\tboot_us=%llu\twindow=%u"
 
 /*
  * The first binding, then opt_rebinds unbind+bind pairs, one sample each,
@@ -739,7 +729,7 @@ static void check_pmem_block(const char *pfn)
 		fail("%s: O_DIRECT read back differs at byte %ld", path, off);
 	free(w);
 	free(r);
-	send_line("check\tdevice=%s\twhat=odirect\tbytes=%lu\tresult=ok", name, CHECK_LEN);
+	send_line(AGENT_CHECK "\tdevice=%s\twhat=odirect\tbytes=%lu\tresult=ok", name, CHECK_LEN);
 }
 
 /* The dax device of region @region ("dax<region>.N"), in @name. */
@@ -786,7 +776,7 @@ static void check_devdax_mmap(int region, const char *what)
 	munmap(m, CHECK_LEN);
 	close(fd);
 	free(w);
-	send_line("check\tdevice=%s\twhat=%s\tbytes=%lu\tresult=ok", name, what, CHECK_LEN);
+	send_line(AGENT_CHECK "\tdevice=%s\twhat=%s\tbytes=%lu\tresult=ok", name, what, CHECK_LEN);
 }
 
 /*
@@ -833,7 +823,7 @@ static void check_pages(const char *drv, const char *sysdir)
 		    (strncmp(rec.text + n, "field ", 6) && strncmp(rec.text + n, "class ", 6) &&
 		     strncmp(rec.text + n, "range ", 6) && strncmp(rec.text + n, "pageblock ", 10)))
 			continue;
-		send_line("pages\tdriver=%s\tline=%.*s", drv, (int)(rec.text_len - n),
+		send_line(AGENT_PAGES "\tdriver=%s\tline=%.*s", drv, (int)(rec.text_len - n),
 			  rec.text + n);
 		range |= !strncmp(rec.text + n, "range ", 6);
 	}
@@ -913,7 +903,7 @@ static void run_synthetic(size_t n)
 		off = first_diff(src, dst[k], n);
 		if (off >= 0)
 			fail("synthetic: the %s copy differs at byte %ld", copy_kinds[k].name, off);
-		send_line("synthetic\tkind=%s\tbytes=%zu\twindow=%u", copy_kinds[k].name, n,
+		send_line(AGENT_SYNTHETIC "\tkind=%s\tbytes=%zu\twindow=%u", copy_kinds[k].name, n,
 			  model_windows);
 	}
 }
@@ -940,7 +930,7 @@ static void send_hello(void)
 		memcpy(size2, "\tns2_size=", 10);
 		read_attr(path, size2 + 10, sizeof(size2) - 10);
 	}
-	send_line("hello\tkernel=%s\tboot_us=%llu\tns0_size=%s\tns1_size=%s%s",
+	send_line(AGENT_HELLO "\tkernel=%s\tboot_us=%llu\tns0_size=%s\tns1_size=%s%s",
 		  u.release, now_us(CLOCK_BOOTTIME), size0, size1, size2);
 }
 
@@ -991,13 +981,13 @@ int main(int argc, char **argv)
 	send_vulnerabilities();
 	send_hello();
 	if (opt_probe) {
-		send_line("done");
+		send_line(AGENT_DONE);
 		power_off();
 	}
 	if (opt_synthetic) {
 		enter_step("synthetic");
 		run_synthetic(opt_synthetic);
-		send_line("done");
+		send_line(AGENT_DONE);
 		power_off();
 	}
 	if (opt_hang) {
@@ -1032,6 +1022,6 @@ int main(int argc, char **argv)
 	if (opt_mem_ns)
 		devdax_series("devdax-mem", "dax_pmem_mem", 2, "ram", "mmap-mem");
 
-	send_line("done");
+	send_line(AGENT_DONE);
 	power_off();
 }
