@@ -120,6 +120,72 @@ static void copy_window(struct model *m, enum copy kind, uint64_t bytes,
 	fclose(f);
 }
 
+/*
+ * Consecutive lines go to consecutive sets: a buffer of the cache's size
+ * fits whole (4 sets of 2 ways hold lines 0..7), and a line a set count
+ * apart shares a set (0, 4, 8: the third evicts the first).
+ */
+static void test_sets(void)
+{
+	struct cache c;
+	const char *why;
+	uint64_t v, i;
+	int r = 1;
+
+	ok(!cache_init(&c, 512, 2, 64, &why), "cache: 512 bytes, 4 sets of 2 ways");
+	for (i = 0; i < 8; i++)
+		r &= !cache_access(&c, i, 0, &v);
+	for (i = 0; i < 8; i++)
+		r &= cache_access(&c, i, 0, &v);
+	ok(r, "cache: lines 0..7 spread over the 4 sets: all 8 stay");
+	cache_reset(&c);
+	r = !cache_access(&c, 0, 0, &v) && !cache_access(&c, 4, 0, &v) &&
+	    !cache_access(&c, 8, 0, &v) && cache_entry_line(v) == 0 && cache_access(&c, 4, 0, &v);
+	ok(r, "cache: lines 0, 4, 8 share a set: 8 evicts 0, 4 stays");
+	cache_free(&c);
+}
+
+/*
+ * A dirty line the L1d evicts goes to the LLC, which holds it: no write
+ * to memory while the LLC keeps it (inclusive LLC, write-back).  An L1d
+ * of one set of 2 ways: a store to line 0, then loads of lines 1 and 2
+ * push it out of the L1d; the LLC (1M) still has it.
+ */
+static void test_writeback_levels(void)
+{
+	struct model_params p = model_defaults;
+	uint64_t tot[NR_EVENTS + 1];
+	const char *why;
+	struct model m;
+	FILE *f;
+
+	p.l1d_size = 128;
+	p.l1d_ways = 2;
+	p.llc_size = 1 << 20;
+	if (model_init(&m, &p, 1, 1, &why)) {
+		ok(0, why);
+		return;
+	}
+	f = fopen("/dev/null", "w");
+	model_open(&m);
+	model_access(&m, 0, 0, INSN_PLAIN, 0, 8, 1);
+	model_access(&m, 0, 0, INSN_PLAIN, 64, 8, 0);
+	model_access(&m, 0, 0, INSN_PLAIN, 128, 8, 0);
+	model_totals(&m, tot);
+	ok(tot[EV_l1d_load_misses] == 2 && tot[EV_l1d_store_misses] == 1 &&
+	   tot[EV_llc_writebacks] == 0,
+	   "levels: a dirty line out of the L1d but in the LLC is no write-back to memory");
+	/* and read again: from the LLC, not from memory */
+	model_access(&m, 0, 0, INSN_PLAIN, 0, 8, 0);
+	model_totals(&m, tot);
+	ok(tot[EV_l1d_load_misses] == 3 && tot[EV_llc_load_misses] == 2,
+	   "levels: the line comes back from the LLC: an L1d miss, no LLC miss");
+	if (model_close(&m, f, noname, NULL) < 0)
+		ok(0, "model: close writes its lines");
+	fclose(f);
+	model_free(&m);
+}
+
 static void test_copies(void)
 {
 	uint64_t mov[NR_EVENTS + 1], nt[NR_EVENTS + 1], rep[NR_EVENTS + 1];
@@ -190,7 +256,9 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_decode();
 	test_lru();
+	test_sets();
 	test_copies();
+	test_writeback_levels();
 	test_symbols();
 	printf("1..%d\n", test_no);
 	return failed;
