@@ -186,6 +186,71 @@ static void test_writeback_levels(void)
 	model_free(&m);
 }
 
+/*
+ * REP starts: a REP MOVSB of 128 bytes whose source jumps after 64
+ * (the destination contiguous) is two REPs; then one more REP, on from
+ * where both ended, is none new.
+ */
+static void test_rep_starts(void)
+{
+	uint64_t tot[NR_EVENTS + 1], src = 1 << 20, dst = 64 << 20, i;
+	const char *why;
+	struct model m;
+	FILE *f;
+
+	if (model_init(&m, &model_defaults, 1, 1, &why)) {
+		ok(0, why);
+		return;
+	}
+	f = fopen("/dev/null", "w");
+	model_open(&m);
+	for (i = 0; i < 128; i++) {
+		model_access(&m, 0, 0, INSN_REP_MOVS, (i < 64 ? src : 2 * src - 64) + i, 1, 0);
+		model_access(&m, 0, 0, INSN_REP_MOVS, dst + i, 1, 1);
+	}
+	model_totals(&m, tot);
+	ok(tot[EV_rep_starts] == 2 && tot[EV_rep_iters] == 128,
+	   "rep: a source that jumps mid-copy starts a second REP");
+	for (i = 128; i < 192; i++) {
+		model_access(&m, 0, 0, INSN_REP_MOVS, 2 * src - 64 + i, 1, 0);
+		model_access(&m, 0, 0, INSN_REP_MOVS, dst + i, 1, 1);
+	}
+	model_totals(&m, tot);
+	ok(tot[EV_rep_starts] == 2, "rep: a REP on from where the last ended is no new start");
+	if (model_close(&m, f, noname, NULL) < 0)
+		ok(0, "model: close writes its lines");
+	fclose(f);
+	model_free(&m);
+}
+
+/* top=2 of three functions that did work: two func lines in the window */
+static void test_top(void)
+{
+	struct model_params p = model_defaults;
+	char line[512];
+	const char *why;
+	struct model m;
+	size_t fn, nfunc = 0;
+	FILE *f = tmpfile();
+
+	p.top = 2;
+	if (!f || model_init(&m, &p, 1, 4, &why)) {
+		ok(0, f ? why : "tmpfile");
+		return;
+	}
+	model_open(&m);
+	for (fn = 1; fn <= 3; fn++)
+		model_access(&m, 0, fn, INSN_PLAIN, fn << 20, 8, 1);
+	if (model_close(&m, f, noname, NULL) < 0)
+		ok(0, "model: close writes its lines");
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		nfunc += !strncmp(line, "func\t", 5);
+	ok(nfunc == 2, "top: a window names its top 2 functions, no more");
+	fclose(f);
+	model_free(&m);
+}
+
 static void test_copies(void)
 {
 	uint64_t mov[NR_EVENTS + 1], nt[NR_EVENTS + 1], rep[NR_EVENTS + 1];
@@ -259,6 +324,8 @@ int main(void)
 	test_sets();
 	test_copies();
 	test_writeback_levels();
+	test_rep_starts();
+	test_top();
 	test_symbols();
 	printf("1..%d\n", test_no);
 	return failed;
