@@ -26,10 +26,6 @@ step_build_inputs() {
 step_build_run() {
 	c=$1 dir=$2 rc=0
 	sh "$TOP/build/build.sh" --results "$dir" "$c" || rc=$?
-	# a build linked from another commit's (the same tree) ran nothing:
-	# said beside its results, for the estimate (ci/estimate.sh)
-	[ ! -f "$OUT/build/$c/reused-from" ] || cp "$OUT/build/$c/reused-from" "$dir/built-from" ||
-		return 1
 	[ -f "$dir/records.jsonl" ] || {
 		echo "$PROG: build: build/build.sh wrote no $dir/records.jsonl (exit $rc)" >&2
 		return "$(( rc ? rc : 1 ))"

@@ -395,6 +395,14 @@ records() {
 		--metric error --unit count --commit "$rc_c" ${ru:+--field "reused_from=$ru"} \
 		--error "the kernel does not build: $rc_o/build.log" ||
 		die_rc $? "records: $rc_file cannot be written"
+	# a build linked from another commit's ran nothing: built-from says
+	# so beside the records, for the pipeline's estimate (ci/estimate.sh)
+	if [ -n "$ru" ]; then
+		printf '%s\n' "$ru" | write_file "$2/built-from" ||
+			die "records: $2/built-from cannot be written (disk full?)"
+	else
+		rm -f "$2/built-from"
+	fi
 	mv "$rc_file.tmp" "$rc_file"
 }
 

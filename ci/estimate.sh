@@ -33,7 +33,7 @@ ran_seconds() {
 		return 1
 	read -r rsec 2>/dev/null <"$CI_OUT/$1/$2/seconds" || return 1
 	case $rsec in '' | *[!0-9]*) rsec= && return 1 ;; esac
-	# a build linked from another commit's: built-from (build-step.sh)
+	# a build linked from another commit's: built-from (build/build.sh)
 	[ ! -e "$CI_OUT/$1/$2/built-from" ] || { rsec= && return 1; }
 }
 

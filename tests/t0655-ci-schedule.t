@@ -152,7 +152,7 @@ test_expect_success 'a reworked patch (a new commit, the same subject): its step
 	echo "$C2" >"ci/$C3/build/reused-from" && CI_STEPS=build ci --plan &&
 	cat ci.out && grep -q "^$(printf %.12s "$N3") build  *~70s " ci.out &&
 	rm "ci/$C3/build/reused-from" &&
-	# nor those of a build linked from another commit'"'"'s (build-step.sh: built-from)
+	# nor those of a build linked from another commit'"'"'s (build/build.sh: built-from)
 	echo "$C2" >"ci/$C3/build/built-from" && CI_STEPS=build ci --plan &&
 	grep -q "^$(printf %.12s "$N3") build  *~70s " ci.out && rm "ci/$C3/build/built-from" &&
 	grep -q "x: commit 3" ci/.subjects &&
