@@ -371,7 +371,7 @@ build_one() {
 # written whole or not at all; a build reused from another commit says
 # so in every record (reused_from: the commit first built)
 records() {
-	rc_c=$1 rc_file=$2/records.jsonl rc_o=$OUT/build/$1
+	rc_c=$1 rc_dir=$2 rc_file=$2/records.jsonl rc_o=$OUT/build/$1
 	mkdir -p "$2" && rm -f "$rc_file.tmp"
 	ok=0
 	[ "$(cat "$rc_o/result")" = ok ] && ok=1
@@ -398,10 +398,10 @@ records() {
 	# a build linked from another commit's ran nothing: built-from says
 	# so beside the records, for the pipeline's estimate (ci/estimate.sh)
 	if [ -n "$ru" ]; then
-		printf '%s\n' "$ru" | write_file "$2/built-from" ||
-			die "records: $2/built-from cannot be written (disk full?)"
+		printf '%s\n' "$ru" | write_file "$rc_dir/built-from" ||
+			die "records: $rc_dir/built-from cannot be written (disk full?)"
 	else
-		rm -f "$2/built-from"
+		rm -f "$rc_dir/built-from"
 	fi
 	mv "$rc_file.tmp" "$rc_file"
 }
