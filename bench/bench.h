@@ -48,6 +48,7 @@ struct bench {
 	int quick;		/* small counts: tests, not figures */
 	int samples;		/* 0: each experiment's default */
 	unsigned long pages;	/* template copy: struct pages per pass */
+	unsigned int round;	/* --rounds: this one, 1-based (0: no rounds) */
 	const char *perf;	/* perf binary for the peer check, or NULL */
 	void (*sfence)(void);
 	FILE *windows;		/* --count: each window's case, in order */
@@ -104,6 +105,7 @@ struct experiment {
 	const char *name;
 	int (*run)(struct bench *b);
 	const char *desc;
+	int paged;		/* reads b->pages: run once per --pages size */
 };
 
 int exp_cost_classes(struct bench *b);	/* costs.c */

@@ -7,9 +7,16 @@
  *   copy-bench --list
  *   copy-bench --variants SO --selftest [--seed N] [--cases N]
  *   copy-bench --variants SO [--commit ID] [--kernel VER] [--records FILE]
- *              [--only EXP[,EXP...]] [--samples N] [--pages N] [--cpu N]
- *              [--quick] [--perf PATH]
- *   copy-bench --variants SO --count FILE [--only EXP,...] [--pages N]
+ *              [--only EXP[,EXP...]] [--samples N] [--pages N[,N...]]
+ *              [--rounds N] [--cpu N] [--quick] [--perf PATH]
+ *   copy-bench --variants SO --count FILE [--only EXP,...] [--pages N[,N...]]
+ *
+ * --pages: the replica's sizes (experiments that take one run once per
+ * size).  --rounds N: the selected experiments, every size, N times over
+ * in this one process, each record carrying params.round: what is
+ * compared (the cost table's kernels and the replica, bench/costs.sh)
+ * is timed interleaved, so that the machine's drift reaches all of it
+ * alike, and the spread between rounds is measured, not assumed.
  *
  * --count: a counting run, under qemu-x86_64 with bench-vm's model plugin
  * (bench/costs.sh): one sample per case, no records; FILE names each
@@ -245,6 +252,12 @@ int emit(const struct bench *b, const char *case_name, const char *metric,
 	rec = record_new(&b->ctx, "bench", case_name, metric, unit);
 	for (i = 0; i < n; i++)
 		record_add_sample(rec, samples[i]);
+	if (b->round) {
+		/* --rounds: the reader pools a case's rounds or splits them */
+		if (!params)
+			params = json_object_new_object();
+		json_object_object_add(params, "round", json_object_new_int((int)b->round));
+	}
 	if (params)
 		record_set(rec, "params", params);
 	/* the machine is shared: every figure carries the load it ran under */
@@ -401,8 +414,9 @@ static void print_usage(void)
 		"usage: copy-bench --list\n"
 		"       copy-bench --variants SO --selftest [--seed N] [--cases N]\n"
 		"       copy-bench --variants SO [--commit ID] [--kernel VER] [--records FILE]\n"
-		"                  [--only EXP,...] [--samples N] [--pages N] [--cpu N] [--quick] [--perf PATH]\n"
-		"       copy-bench --variants SO --count FILE [--only EXP,...] [--pages N]\n"
+		"                  [--only EXP,...] [--samples N] [--pages N[,N...]] [--rounds N]\n"
+		"                  [--cpu N] [--quick] [--perf PATH]\n"
+		"       copy-bench --variants SO --count FILE [--only EXP,...] [--pages N[,N...]]\n"
 		"                  (under qemu-x86_64 and the model plugin: bench/costs.sh)\n");
 	exit(2);
 }
@@ -419,6 +433,58 @@ static unsigned long num(const char *opt, const char *s)
 		exit(2);
 	}
 	return v;
+}
+
+#define MAX_PAGES 8
+
+/* --pages N[,N...]: struct pages per pass, each above 0 */
+static size_t pages_list(const char *s, unsigned long *v)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+	size_t n = 0;
+
+	if (!dup)
+		exit(1);
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_PAGES) {
+			fprintf(stderr, "copy-bench: usage: --pages: at most %d sizes\n",
+				MAX_PAGES);
+			exit(2);
+		}
+		v[n] = num("--pages", tok);
+		if (!v[n]) {
+			fprintf(stderr, "copy-bench: usage: --pages: 0 struct pages is no pass\n");
+			exit(2);
+		}
+		n++;
+	}
+	free(dup);
+	if (!n) {
+		fprintf(stderr, "copy-bench: usage: --pages: no size in '%s'\n", s);
+		exit(2);
+	}
+	return n;
+}
+
+/* every selected experiment once, the paged ones once per size */
+static int run_round(struct bench *b, const char *only, const unsigned long *pages,
+		     size_t npages)
+{
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < nr_experiments; i++) {
+		if (!only_has(only, experiments[i].name))
+			continue;
+		for (k = 0; k < (experiments[i].paged ? npages : 1); k++) {
+			b->pages = pages[k];
+			if (experiments[i].run(b)) {
+				fprintf(stderr, "copy-bench: %s: failed\n", experiments[i].name);
+				rc = 1;
+			}
+		}
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -439,9 +505,12 @@ int main(int argc, char **argv)
 		{ "quick", no_argument, NULL, 'q' },
 		{ "perf", required_argument, NULL, 'P' },
 		{ "count", required_argument, NULL, 'W' },
+		{ "rounds", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct bench b = { .cpu = -1, .pages = 25000000 };
+	struct bench b = { .cpu = -1 };
+	unsigned long pages[MAX_PAGES] = { 25000000 }, rounds = 0, r;
+	size_t npages = 1;
 	const char *so = NULL, *records = NULL, *only = NULL, *count = NULL;
 	char *windows_tmp = NULL;
 	unsigned long seed = 1, random_cases = 20000;
@@ -482,7 +551,15 @@ int main(int argc, char **argv)
 			b.samples = num("--samples", optarg);
 			break;
 		case 'p':
-			b.pages = num("--pages", optarg);
+			npages = pages_list(optarg, pages);
+			break;
+		case 'R':
+			rounds = num("--rounds", optarg);
+			if (!rounds || rounds > 999) {
+				fprintf(stderr, "copy-bench: usage: --rounds: 1 to 999, not %lu\n",
+					rounds);
+				return 2;
+			}
 			break;
 		case 'C':
 			b.cpu = num("--cpu", optarg);
@@ -500,7 +577,7 @@ int main(int argc, char **argv)
 			print_usage();
 		}
 	}
-	if (optind != argc || (!do_list && !so) || (count && records))
+	if (optind != argc || (!do_list && !so) || (count && records) || (count && rounds))
 		print_usage();
 	if (only) {
 		char *dup = strdup(only), *tok, *save = NULL;
@@ -557,12 +634,14 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	calibrate_timer();
-	for (i = 0; i < nr_experiments; i++) {
-		if (!only_has(only, experiments[i].name))
-			continue;
-		if (experiments[i].run(&b)) {
-			fprintf(stderr, "copy-bench: %s: failed\n", experiments[i].name);
-			rc = 1;
+	if (!rounds) {
+		rc = run_round(&b, only, pages, npages);
+	} else {
+		for (r = 1; r <= rounds; r++) {
+			b.round = r;
+			printf("\n=== round %lu of %lu\n", r, rounds);
+			fprintf(stderr, "copy-bench: round %lu of %lu\n", r, rounds);
+			rc |= run_round(&b, only, pages, npages);
 		}
 	}
 	if (b.windows && out_commit(PROG, b.windows, windows_tmp, count))

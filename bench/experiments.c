@@ -1042,22 +1042,22 @@ static int exp_peer(struct bench *b)
 
 const struct experiment experiments[] = {
 	{ "copy-user-short", exp_copy_user_short,
-	  "seed 004: copy_user 0..63 B, REP MOVSB vs rep_movs_alternative" },
+	  "seed 004: copy_user 0..63 B, REP MOVSB vs rep_movs_alternative", 0 },
 	{ "memcpy-states", exp_memcpy_states,
-	  "seed 001: 4 KiB x 65536 in three cache states, orig / threshold / REP MOVSB" },
+	  "seed 001: 4 KiB x 65536 in three cache states, orig / threshold / REP MOVSB", 0 },
 	{ "memcpy-sweep", exp_memcpy_sweep,
-	  "seed 001: 16 B..64 KiB sweep, the crossover on this CPU" },
+	  "seed 001: 16 B..64 KiB sweep, the crossover on this CPU", 0 },
 	{ "memcpy-align", exp_memcpy_align,
-	  "seed 001 review: destination alignment, source page offset below destination" },
+	  "seed 001 review: destination alignment, source page offset below destination", 0 },
 	{ "flushcache-fixed", exp_flushcache_fixed,
-	  "seeds 002, 000: memcpy_flushcache 4..96 B inline vs out of line" },
+	  "seeds 002, 000: memcpy_flushcache 4..96 B inline vs out of line", 0 },
 	{ "template-copy", exp_template_copy,
-	  "seed 000: 25M struct pages from a template vs NT store bandwidth" },
+	  "seed 000: 25M struct pages from a template vs NT store bandwidth", 1 },
 	{ "template-ways", exp_template_ways,
-	  "series 2-5: memmap from templates, plain / v1 / v2 fences and copies" },
+	  "series 2-5: memmap from templates, plain / v1 / v2 fences and copies", 1 },
 	{ "cost-classes", exp_cost_classes,
-	  "the cost table's kernels: one class of the guest model each (cost-fit)" },
-	{ "peer", exp_peer, "perf bench mem memcpy on the same cases (needs --perf)" },
+	  "the cost table's kernels: one class of the guest model each (cost-fit)", 0 },
+	{ "peer", exp_peer, "perf bench mem memcpy on the same cases (needs --perf)", 0 },
 };
 
 const size_t nr_experiments = ARRAY_SIZE(experiments);

@@ -15,7 +15,7 @@ BASE=$(git -C "$TOP/kernel-tree" rev-parse -q --verify "refs/tags/$PIN_TAG^{comm
 SEEDS=$TOP/bench/seed-diffs
 PATCHED="$BASE+$SEEDS/001-rep-movsb.diff+$SEEDS/000-flushcache-fastpaths.diff"
 G=$TEST_OUT/bench-variants
-plan 10
+plan 11
 
 test_expect_success 'gen.sh builds the base and the base with the seed diffs' '
 	sh "$GEN" "$BASE" "$G/base" && test -f "$G/base/variants.so" &&
@@ -113,6 +113,35 @@ test_expect_success 'copy-bench writes one valid record per case, with CPU, host
 	assert len({r["case"] for r in recs}) == len(recs)
 	PY
 '
+test_expect_success '--rounds and sizes: every case once per round and size, in one process, round-tagged' '
+	"$BENCH" --variants "$G/base/variants.so" --commit "$BASE" --kernel "$PIN_KVER" \
+		--quick --samples 2 --only template-ways,flushcache-fixed --pages 4096,8192 \
+		--rounds 3 --records r.jsonl >tables 2>err &&
+	[ "$(grep -c "^=== round [1-3] of 3$" tables)" = 3 ] &&
+	[ "$(grep -c "^copy-bench: round [1-3] of 3$" err)" = 3 ] &&
+	python3 - r.jsonl <<-PY
+	import collections, json, sys
+	recs = [json.loads(l) for l in open(sys.argv[1])]
+	ways = [r for r in recs if r["case"].startswith("template-ways/")]
+	fixed = [r for r in recs if not r["case"].startswith("template-ways/")]
+	per = collections.Counter((r["case"], r["params"].get("pages"), r["params"]["round"]) for r in recs)
+	assert set(per.values()) == {1}, per
+	cases = {r["case"] for r in ways}
+	# template-ways: each way at both sizes (dax-mem a quarter of each) in every round
+	assert len(ways) == len(cases) * 2 * 3, (len(ways), len(cases))
+	assert {r["params"]["round"] for r in recs} == {1, 2, 3}
+	assert len(fixed) == 10 * 3 and not any("pages" in r["params"] for r in fixed)
+	assert {r["params"]["pages"] for r in ways} == {4096, 8192, 1024, 2048}
+	PY
+	for bad in "--rounds 0" "--rounds 1000" "--pages 1,,0" "--pages 1,2,3,4,5,6,7,8,9" "--pages ,"; do
+		rc=0 && "$BENCH" --variants "$G/base/variants.so" $bad --only flushcache-fixed \
+			>/dev/null 2>err || rc=$? &&
+		[ $rc = 2 ] && grep -q "^copy-bench: usage: --" err || return 1
+	done &&
+	rc=0 && "$BENCH" --variants "$G/base/variants.so" --count w --rounds 2 2>/dev/null || rc=$? &&
+	[ $rc = 2 ] && [ ! -e w ]
+'
+
 test_expect_success 'usage errors exit 2, a missing variants.so exits 1 and says how to build it' '
 	{ rc=0; "$BENCH" >/dev/null 2>&1 || rc=$?; } && [ $rc = 2 ] &&
 	{ rc=0; "$BENCH" --variants "$G/base/variants.so" --only no-such >/dev/null 2>err || rc=$?; } &&
