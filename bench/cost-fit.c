@@ -229,23 +229,59 @@ static const struct window *find_window(const char *case_name, unsigned long pag
 	return hit;
 }
 
-/* A timed call with its counts. */
+/*
+ * A timed call with its counts: one record, or the records of its rounds
+ * (copy-bench --rounds) pooled.
+ */
 struct obs {
-	const struct record *rec;
+	const struct record *rec;	/* the first of recs */
+	const struct record **recs;
+	size_t nrecs;
 	const struct window *win;
 	double a[NR_COST_CLASSES];
 	struct stats s;		/* of the clean samples, in ns */
 	double se;		/* the median's standard error */
+	double spread;		/* relative RMS of its rounds' medians about theirs; NAN: one */
 };
 
 #define MSG_NO_WINDOW \
 	"counts: %s:%u: %s (pages %.0f) has no counted window: run bench/costs.sh with the same --pages"
 
-static void observe(const struct record *r, double scale, struct obs *o)
+static int cmp_double(const void *a, const void *b)
 {
-	json_object *pre;
-	long *p = xcalloc(r->n, sizeof(*p));
-	double *x = xcalloc(r->n, sizeof(*x));
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the median of @n values (sorted in place) */
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* the clean median of a record's samples, times scale */
+static double record_median(const struct record *r, double scale)
+{
+	struct samples sm = { 0 };
+	struct stats st;
+	size_t i, used;
+
+	samples_add(&sm, r);
+	for (i = 0; i < sm.n; i++)
+		sm.v[i] *= scale;
+	if (stats_clean(sm.v, sm.pre, sm.n, &st, &used) < 0)
+		die("times: %s:%u: its samples cannot be summarised", r->file, r->line);
+	samples_free(&sm);
+	return st.median;
+}
+
+/* o->recs' samples pooled: their counts, median and the rounds' spread */
+static void observe(struct obs *o, double scale)
+{
+	const struct record *r = o->recs[0];
+	struct samples sm = { 0 };
 	size_t i, used;
 	double pages = record_param(r, "pages");
 
@@ -258,17 +294,26 @@ static void observe(const struct record *r, double scale, struct obs *o)
 	if (cost_counts(win_get, (void *)o->win, o->a))
 		die("counts: %s: the window of %s lacks an event cost_counts() needs (events.def)",
 		    o->win->from, r->case_name);
-	if (json_object_object_get_ex(r->params, "preempted", &pre) &&
-	    json_object_is_type(pre, json_type_array) && json_object_array_length(pre) == r->n)
-		for (i = 0; i < r->n; i++)
-			p[i] = json_object_get_int64(json_object_array_get_idx(pre, i));
-	for (i = 0; i < r->n; i++)
-		x[i] = r->samples[i] * scale;
-	if (stats_clean(x, p, r->n, &o->s, &used) < 0)
+	for (i = 0; i < o->nrecs; i++)
+		samples_add(&sm, o->recs[i]);
+	for (i = 0; i < sm.n; i++)
+		sm.v[i] *= scale;
+	if (stats_clean(sm.v, sm.pre, sm.n, &o->s, &used) < 0)
 		die("times: %s:%u: its samples cannot be summarised", r->file, r->line);
 	o->se = (o->s.hi - o->s.lo) / 3.92;
-	free(p);
-	free(x);
+	samples_free(&sm);
+	o->spread = NAN;
+	if (o->nrecs > 1) {
+		double *m = xcalloc(o->nrecs, sizeof(*m)), c, sum2 = 0;
+
+		for (i = 0; i < o->nrecs; i++)
+			m[i] = record_median(o->recs[i], scale);
+		c = median_of(m, o->nrecs);
+		for (i = 0; i < o->nrecs; i++)
+			sum2 += (m[i] - c) * (m[i] - c) / (c * c);
+		o->spread = sqrt(sum2 / o->nrecs);
+		free(m);
+	}
 }
 
 /* two params equal, both absent (NAN) included */
@@ -279,20 +324,62 @@ static int same_param(const struct record *a, const struct record *b, const char
 	return x == y || (isnan(x) && isnan(y));
 }
 
-static const struct record *only_once(const struct records *rs, const struct record *r)
+/* params.round (copy-bench --rounds), 0 when none: one run a file */
+static unsigned int round_of(const struct record *r)
+{
+	double v = record_param(r, "round");
+
+	if (isnan(v))
+		return 0;
+	if (!(v >= 1 && v <= 999 && v == floor(v)))
+		die("times: %s:%u: params.round %g is not a round from 1 to 999", r->file, r->line,
+		    v);
+	return (unsigned int)v;
+}
+
+#define MSG_TIMED_TWICE "times: %s:%u and %s:%u: %s measured twice: give one run's records"
+#define MSG_ROUND_TWICE "times: %s:%u and %s:%u: %s measured twice in round %u"
+
+/*
+ * r joins the call it times in o[0..*n): the same case, metric and
+ * params.pages in another round; or it is a new one.  Without rounds, a
+ * call timed twice is an error: one run a file.
+ */
+static void group_add(struct obs **o, size_t *n, const struct record *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < *n; i++) {
+		const struct record *q = (*o)[i].recs[0];
+
+		if (strcmp(q->case_name, r->case_name) || strcmp(q->metric, r->metric) ||
+		    !same_param(q, r, "pages"))
+			continue;
+		if (!round_of(q) || !round_of(r))
+			die(MSG_TIMED_TWICE, r->file, r->line, q->file, q->line, r->case_name);
+		for (j = 0; j < (*o)[i].nrecs; j++)
+			if (round_of((*o)[i].recs[j]) == round_of(r))
+				die(MSG_ROUND_TWICE, r->file, r->line, (*o)[i].recs[j]->file,
+				    (*o)[i].recs[j]->line, r->case_name, round_of(r));
+		(*o)[i].recs = xrealloc((*o)[i].recs, ((*o)[i].nrecs + 1) * sizeof(r));
+		(*o)[i].recs[(*o)[i].nrecs++] = r;
+		return;
+	}
+	*o = xrealloc(*o, (*n + 1) * sizeof(**o));
+	memset(&(*o)[*n], 0, sizeof(**o));
+	(*o)[*n].recs = xcalloc(1, sizeof(r));
+	(*o)[*n].recs[0] = r;
+	(*o)[*n].nrecs = 1;
+	(*n)++;
+}
+
+static void obs_free(struct obs *o, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < rs->n; i++) {
-		const struct record *q = &rs->v[i];
-
-		if (q != r && !strcmp(q->case_name, r->case_name) &&
-		    !strcmp(q->metric, r->metric) &&
-		    same_param(q, r, "pages"))
-			die("times: %s:%u and %s:%u: %s measured twice: give one run's records",
-			    r->file, r->line, q->file, q->line, r->case_name);
-	}
-	return r;
+	for (i = 0; i < n; i++)
+		free(o[i].recs);
+	free(o);
 }
 
 #define MSG_NO_BOUND \
@@ -453,20 +540,6 @@ static const struct obs *same_pattern(const struct cost_table *t, const double a
 	return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* the median of @n values (sorted in place) */
-static double median_of(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /*
  * The passes whose order is compared: template-ways of one geometry and
  * size ("template-ways/GEOMETRY/" and params.pages), template-copy of one
@@ -576,7 +649,7 @@ static void write_or_die(FILE *f, json_object *rec, const char *path)
 	"fit: %zu kernels are not bound by the side they price (above): the table would be wrong on this CPU; no table written"
 #define MSG_NO_FIT \
 	"fit: the table does not fit this CPU: %zu kernels held out miss by more than %g%% (above: the additive model of lib/costs.h does not hold for them here); no table written"
-#define MSG_SPREAD "  %-18s %12.0f ns, the other run %12.0f ns (%+6.1f%%)\n"
+#define MSG_SPREAD "  %-18s %12.0f ns, the other %s %12.0f ns (%+6.1f%%)\n"
 #define MSG_OTHER_CPU \
 	"times: %s:%u: another CPU or host than %s:%u: a table is checked on its own CPU"
 #define MSG_KERNELS_HEAD \
@@ -587,28 +660,88 @@ static void write_or_die(FILE *f, json_object *rec, const char *path)
 #define MSG_OUT_OF_SAMPLE \
 	"  out of sample: %zu passes, |error| median %.1f%%, worst %.1f%%; in sample: %zu (left out)\n"
 
-/* read one run's records: its kernels into *fit, its replica passes into *chk */
-static void read_run(const struct records *rs, struct obs **fit, size_t *nfit,
-		     struct obs **chk, size_t *nchk)
+enum half { ALL_ROUNDS, ODD_ROUNDS, EVEN_ROUNDS };
+
+/*
+ * One run's records, or half of a run of rounds: its kernels into *fit,
+ * its replica passes into *chk, each call's rounds pooled.
+ */
+static void read_run(const struct records *rs, enum half which, struct obs **fit,
+		     size_t *nfit, struct obs **chk, size_t *nchk)
 {
-	size_t i;
+	size_t i, f0 = *nfit, c0 = *nchk;
 
 	for (i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
+		unsigned int rd;
 
 		if (strcmp(r->suite, "bench") || strcmp(r->accel, "host"))
 			continue;
-		if (!strncmp(r->case_name, "cost/", 5) && !strcmp(r->metric, "ns_per_call")) {
-			*fit = xrealloc(*fit, (*nfit + 1) * sizeof(**fit));
-			observe(only_once(rs, r), 1, &(*fit)[(*nfit)++]);
-		} else if ((!strncmp(r->case_name, "template-ways/", 14) ||
-			    !strncmp(r->case_name, "template-copy/", 14)) &&
-			   !strcmp(r->metric, "ms_per_pass")) {
-			*chk = xrealloc(*chk, (*nchk + 1) * sizeof(**chk));
-			observe(only_once(rs, r), 1e6, &(*chk)[(*nchk)++]);
-		}
+		rd = round_of(r);
+		if ((which == ODD_ROUNDS && rd % 2 != 1) || (which == EVEN_ROUNDS && rd % 2 != 0))
+			continue;
+		if (!strncmp(r->case_name, "cost/", 5) && !strcmp(r->metric, "ns_per_call"))
+			group_add(fit, nfit, r);
+		else if ((!strncmp(r->case_name, "template-ways/", 14) ||
+			  !strncmp(r->case_name, "template-copy/", 14)) &&
+			 !strcmp(r->metric, "ms_per_pass"))
+			group_add(chk, nchk, r);
 	}
+	for (i = f0; i < *nfit; i++)
+		observe(&(*fit)[i], 1);
+	for (i = c0; i < *nchk; i++)
+		observe(&(*chk)[i], 1e6);
 }
+
+#define MSG_ROUND_MISSING \
+	"times: %s: %s (pages %.0f) has %zu of the %u rounds: a record is missing; give the whole run's records"
+
+/*
+ * The rounds of a run of rounds (0: none): every call must have all of
+ * them, 1 to R, or a pooled median would weigh the calls unlike.
+ */
+static unsigned int rounds_check(const char *path, const struct obs *o, size_t n,
+				 const struct obs *c, size_t nc)
+{
+	unsigned int rounds = 0;
+	size_t i, j;
+
+	for (i = 0; i < n + nc; i++) {
+		const struct obs *x = i < n ? &o[i] : &c[i - n];
+
+		for (j = 0; j < x->nrecs; j++)
+			if (round_of(x->recs[j]) > rounds)
+				rounds = round_of(x->recs[j]);
+	}
+	for (i = 0; rounds && i < n + nc; i++) {
+		const struct obs *x = i < n ? &o[i] : &c[i - n];
+		double pages = record_param(x->rec, "pages");
+
+		if (isnan(pages))
+			pages = 0;
+		/* a call's rounds differ (group_add()): R of them are 1..R */
+		if (x->nrecs != rounds || !round_of(x->recs[0]))
+			die(MSG_ROUND_MISSING, path, x->rec->case_name, pages, x->nrecs, rounds);
+	}
+	return rounds;
+}
+
+/* the call of o[0..n) that r times (case, metric, pages), or NULL */
+static const struct obs *same_call(const struct obs *o, size_t n, const struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(o[i].rec->case_name, r->case_name) &&
+		    !strcmp(o[i].rec->metric, r->metric) && same_param(o[i].rec, r, "pages"))
+			return &o[i];
+	return NULL;
+}
+
+#define MSG_ROUNDS_AND_RUN2 \
+	"times: %s has rounds (params.round) and %s is another run: a run of rounds is fitted on its odd rounds and checked on its even ones; give it alone"
+#define MSG_ONE_ROUND \
+	"times: %s has one round: the fit and its check need two at least (copy-bench --rounds)"
 
 int main(int argc, char **argv)
 {
@@ -624,8 +757,11 @@ int main(int argc, char **argv)
 	const char *times = NULL, *times2 = NULL, *table_path = NULL, *check_path = NULL;
 	struct records rs = { 0 }, rs2 = { 0 };
 	struct obs *fit = NULL, *chk = NULL, *fit2 = NULL, *chk1 = NULL;
+	struct obs *all = NULL, *allchk = NULL;	/* every round, with rounds */
 	size_t nfit = 0, nchk = 0, nfit2 = 0, nchk1 = 0, i, j, ncounts = 0, bad_premise = 0;
-	size_t dof, held_bad = 0, nheld = 0, nspread = 0, nout = 0, nin = 0;
+	size_t dof, held_bad = 0, nheld = 0, nspread = 0, nout = 0, nin = 0, nall = 0, nallchk = 0;
+	unsigned int rounds;
+	char *fit_from, *other = NULL;
 	struct cost_table tab = { 0 };
 	const struct record *any = NULL;
 	double chisq = 0, max_held = 25, *held, sum2 = 0, spread2 = 0, *outerr;
@@ -668,15 +804,41 @@ int main(int argc, char **argv)
 		print_usage();
 	if (records_read(&rs, times))
 		return 1;
-	read_run(&rs, &fit, &nfit, &chk1, &nchk1);
-	if (times2) {
-		if (records_read(&rs2, times2))
-			return 1;
-		read_run(&rs2, &fit2, &nfit2, &chk, &nchk);
+	read_run(&rs, ALL_ROUNDS, &all, &nall, &allchk, &nallchk);
+	rounds = rounds_check(times, all, nall, allchk, nallchk);
+	if (rounds) {
+		/* interleaved rounds (copy-bench --rounds): fit odd, check even */
+		if (times2)
+			die(MSG_ROUNDS_AND_RUN2, times, times2);
+		if (rounds < 2)
+			die(MSG_ONE_ROUND, times);
+		read_run(&rs, ODD_ROUNDS, &fit, &nfit, &chk1, &nchk1);
+		read_run(&rs, EVEN_ROUNDS, &fit2, &nfit2, &chk, &nchk);
+		fit_from = xasprintf("the %u odd rounds of %s", (rounds + 1) / 2, times);
+		other = xasprintf("the %u even rounds", rounds / 2);
 	} else {
-		chk = chk1;
-		nchk = nchk1;
-		chk1 = NULL;
+		fit = all;
+		nfit = nall;
+		chk1 = allchk;
+		nchk1 = nallchk;
+		all = NULL;
+		allchk = NULL;
+		nall = 0;
+		nallchk = 0;
+		fit_from = xasprintf("%s", times);
+		if (times2) {
+			if (records_read(&rs2, times2))
+				return 1;
+			read_run(&rs2, ALL_ROUNDS, &fit2, &nfit2, &chk, &nchk);
+			if (rounds_check(times2, fit2, nfit2, chk, nchk))
+				die(MSG_ROUNDS_AND_RUN2, times2, times);
+			other = xasprintf("%s", times2);
+		} else {
+			chk = chk1;
+			nchk = nchk1;
+			chk1 = NULL;
+			nchk1 = 0;
+		}
 	}
 	if (nfit < NR_COST_CLASSES)
 		die(MSG_FEW_KERNELS, times, nfit, NR_COST_CLASSES);
@@ -728,8 +890,15 @@ int main(int argc, char **argv)
 	free(why);
 	why = NULL;
 	tab.model_error = nheld ? sqrt(sum2 / nheld) : NAN;
-	/* the other run's kernels: the CPU's run-to-run spread */
-	for (i = 0; i < nfit2; i++)
+	/*
+	 * The CPU's run-to-run spread, one run's (or one round's) figure:
+	 * between the rounds of each kernel, or the two runs' kernels.
+	 */
+	for (i = 0; i < nall; i++) {
+		spread2 += all[i].spread * all[i].spread;
+		nspread++;
+	}
+	for (i = 0; !rounds && i < nfit2; i++)
 		for (j = 0; j < nfit; j++)
 			if (!strcmp(fit2[i].rec->case_name, fit[j].rec->case_name)) {
 				double d = (fit2[i].s.median - fit[j].s.median) / fit[j].s.median;
@@ -737,10 +906,10 @@ int main(int argc, char **argv)
 				spread2 += d * d;
 				nspread++;
 			}
-	tab.run_spread = nspread ? sqrt(spread2 / nspread / 2) : NAN;
+	tab.run_spread = nspread ? sqrt(spread2 / nspread / (rounds ? 1 : 2)) : NAN;
 
 	printf("cost table of %s (%s), from %zu kernels of %s\n", any->cpu_name,
-	       any->host ? any->host : "?", nfit, times);
+	       any->host ? any->host : "?", nfit, fit_from);
 	printf("  weighted least squares, side by side: chi^2 %.1f on %zu degrees of freedom",
 	       chisq, dof);
 	if (dof)
@@ -750,7 +919,10 @@ int main(int argc, char **argv)
 		printf(" (none left: the fit cannot be seen to fail)\n");
 	printf("  model error, the kernels held out (RMS): %.1f%%; run-to-run spread: ",
 	       100 * tab.model_error);
-	if (nspread)
+	if (nspread && rounds)
+		printf("%.1f%% (one round's figure: RMS over the %u rounds of %zu kernels)\n",
+		       100 * tab.run_spread, rounds, nspread);
+	else if (nspread)
 		printf("%.1f%% (%zu kernels of %s)\n", 100 * tab.run_spread, nspread, times2);
 	else
 		printf("not measured (no --check-times: one run)\n");
@@ -788,11 +960,14 @@ int main(int argc, char **argv)
 		bad_premise += !premise;
 	}
 	if (nfit2) {
-		printf("  the kernels in the other run (%s):\n", times2);
+		const char *what_other = rounds ? "rounds" : "run";
+
+		printf("  the kernels in the other %s (%s):\n", what_other, other);
 		for (i = 0; i < nfit2; i++)
 			for (j = 0; j < nfit; j++)
 				if (!strcmp(fit2[i].rec->case_name, fit[j].rec->case_name))
 					printf(MSG_SPREAD, fit[j].rec->case_name, fit[j].s.median,
+					       what_other,
 					       fit2[i].s.median,
 					       100 * (fit2[i].s.median - fit[j].s.median) /
 					       fit[j].s.median);
@@ -839,6 +1014,9 @@ int main(int argc, char **argv)
 			if (times2)
 				json_object_object_add(p, "check_times",
 						       json_object_new_string(times2));
+			if (rounds)
+				json_object_object_add(p, "rounds",
+						       json_object_new_int((int)rounds));
 			/* the CPU's identity beyond CPUID, from the kernels' records */
 			if (json_object_object_get_ex(any->params, "cpu_microcode", &src))
 				json_object_object_add(p, "cpu_microcode", json_object_get(src));
@@ -859,19 +1037,24 @@ int main(int argc, char **argv)
 
 	printf("\ncheck: the memmap replica (template-ways, template-copy) %s, on %s\n",
 	       "predicted from the table, against its host time",
-	       times2 ? "another run than the fit's" : "the fit's run (no --check-times)");
-	printf("  %-28s %9s %12s %18s %8s  %s\n", "pass", "pages", "measured ms",
-	       "predicted ms +-95%", "error", "in sample?");
+	       other ? other : "the fit's run (no --check-times)");
+	printf("  %-28s %9s %12s %18s %8s %8s  %s\n", "pass", "pages", "measured ms",
+	       "predicted ms +-95%", "error", "rounds", "in sample?");
 	outerr = xcalloc(nchk + 1, sizeof(*outerr));
 	for (i = 0; i < nchk; i++) {
 		double p, sd, m = chk[i].s.median, k = 0;
 		const struct obs *in = same_pattern(&tab, chk[i].a, fit, nfit, &k);
 		double e;
 
+		const struct obs *r = same_call(allchk, nallchk, chk[i].rec);
+		char sp[16] = "-";
+
 		cost_predict(&tab, chk[i].a, &p, &sd);
 		e = 100 * (p - m) / m;
-		printf("  %-28s %9.0f %12.2f %12.2f +-%5.2f %+7.1f%%  ", chk[i].rec->case_name,
-		       record_param(chk[i].rec, "pages"), m / 1e6, p / 1e6, 1.96 * sd / 1e6, e);
+		if (r && !isnan(r->spread))
+			snprintf(sp, sizeof(sp), "%.1f%%", 100 * r->spread);
+		printf("  %-28s %9.0f %12.2f %12.2f +-%5.2f %+7.1f%% %8s  ", chk[i].rec->case_name,
+		       record_param(chk[i].rec, "pages"), m / 1e6, p / 1e6, 1.96 * sd / 1e6, e, sp);
 		if (in) {
 			printf("in sample: %s's priced mix, x%.3g\n", in->rec->case_name, k);
 			nin++;
@@ -922,8 +1105,13 @@ int main(int argc, char **argv)
 			if (in)
 				json_object_object_add(p, "same_mix_as",
 						       json_object_new_string(in->rec->case_name));
-			src = json_object_new_string(times2 ? "another" : "the fit's");
+			const struct obs *r = same_call(allchk, nallchk, chk[i].rec);
+
+			src = json_object_new_string(other ? "another" : "the fit's");
 			json_object_object_add(p, "run", src);
+			if (r && !isnan(r->spread))
+				json_object_object_add(p, "rounds_spread_rel",
+						       json_object_new_double(r->spread));
 			record_set(rec, "params", p);
 			if (json_object_object_get_ex(any->obj, "cpu", &src))
 				record_set(rec, "cpu", json_object_get(src));
@@ -939,10 +1127,14 @@ int main(int argc, char **argv)
 	records_free(&rs2);
 	free(id);
 	free(held);
-	free(fit);
-	free(fit2);
-	free(chk);
-	free(chk1);
+	obs_free(fit, nfit);
+	obs_free(fit2, nfit2);
+	obs_free(chk, nchk);
+	obs_free(chk1, nchk1);
+	obs_free(all, nall);
+	obs_free(allchk, nallchk);
+	free(fit_from);
+	free(other);
 	free_windows();
 	free(aside[0]);
 	free(aside[1]);

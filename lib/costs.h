@@ -45,7 +45,8 @@
  * propagated through the side each max took, and, where the table has
  * them, two terms relative to the prediction: the model's error (the fit
  * kernels each predicted by a fit of the others, cost-fit) and the
- * run-to-run spread of the CPU's times (two runs of the kernels).
+ * run-to-run spread of the CPU's times (between rounds of the kernels,
+ * or two runs).
  *
  * The table as records (doc/records.md): suite "cost-table", one record
  * per class, case "cost/<class>", metric "ns_per_event", the fitted cost
@@ -109,7 +110,7 @@ struct cost_table {
 	double c[NR_COST_CLASSES];
 	double cov[NR_COST_CLASSES][NR_COST_CLASSES];
 	double model_error;	/* relative, 1 sd: held-out kernels (cost-fit) */
-	double run_spread;	/* relative, 1 sd: between two runs of the kernels */
+	double run_spread;	/* relative, 1 sd: between rounds or runs of the kernels */
 	int has_error_terms;	/* 0: one or both absent (read as 0) */
 	const char *file;	/* the first record's */
 };

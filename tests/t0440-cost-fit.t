@@ -9,11 +9,14 @@
 # (one kernel 60% off) are refused as a table that does not fit, as is a
 # fit with no kernel to hold out (one kernel a class, as 2026-12-02's); bad
 # inputs are clear errors that write no table, and so are records of a
-# copy-bench from before REP was priced on the serial side.  The classes and sides
+# copy-bench from before REP was priced on the serial side.  A run of
+# rounds (copy-bench --rounds, make costs) is fitted on its odd rounds and
+# checked on its even ones, its spread the rounds' own; a round missing
+# or timed twice, or a run of one round, is refused.  The classes and sides
 # are computed here a second time, in Python, from lib/costs.h.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 5
+plan 7
 FIT=$BIN/cost-fit
 RES=$TOP/results/2026-12-06-costs-amd-epyc-rep-serial
 [ -x "$FIT" ] || bail "$FIT is not built: run 'make tools'"
@@ -162,6 +165,70 @@ test_expect_success 'bad inputs: a clear error, and no table written' '
 	expect_fail "$FIT" --times core-rep.jsonl $(counts) --table t.jsonl &&
 	grep_err "core-rep.jsonl:[0-9]*: cost/rep-short makes REP copies and is bound by the core side: records of a copy-bench from before REP was priced as serial .2026-12-06.: run .make costs. again" &&
 	[ ! -e t.jsonl ]
+'
+
+# rounds IN FACTOR...: IN's records once per factor, params.round 1, 2, ...,
+# each round's samples times its factor
+rounds() {
+	python3 - "$@" <<-'PY'
+	import json, sys
+	recs = [json.loads(l) for l in open(sys.argv[1])]
+	for n, f in enumerate(sys.argv[2:], 1):
+	    for r in recs:
+	        q = json.loads(json.dumps(r))
+	        q["params"]["round"] = n
+	        q["samples"] = [x * float(f) for x in q["samples"]]
+	        print(json.dumps(q))
+	PY
+}
+
+test_expect_success 'a run of rounds: fitted on the odd ones, checked on the even ones, its spread between rounds' '
+	synth "$COSTS" >one.jsonl && rounds one.jsonl 1 1.1 1 1.1 >r.jsonl &&
+	"$FIT" --times r.jsonl $(counts) --table table.jsonl --check check.jsonl >fit.txt &&
+	cat fit.txt &&
+	grep -q "from 26 kernels of the 2 odd rounds of r.jsonl" fit.txt &&
+	grep -q "chi^2 0.0 on 13 degrees of freedom" fit.txt &&
+	grep -q "run-to-run spread: 4.8% (one round.s figure: RMS over the 4 rounds of 26 kernels)" fit.txt &&
+	grep -q "^check: .* on the 2 even rounds" fit.txt &&
+	grep -q "^  template-copy/tmpl-memcpy-64 .* -9.1%     4.8%  out of sample" fit.txt &&
+	python3 -c "
+import json, sys
+want = dict(kv.split(\"=\") for kv in sys.argv[1].split(\",\"))
+tab = [json.loads(l) for l in open(\"table.jsonl\")]
+got = {r[\"case\"][5:]: r[\"samples\"][0] for r in tab}
+bad = [k for k in want if abs(got[k] - float(want[k])) > 1e-4 * float(want[k])]
+assert not bad, [(k, got[k], want[k]) for k in bad]
+assert all(r[\"params\"][\"rounds\"] == 4 and \"check_times\" not in r[\"params\"] for r in tab)
+assert all(abs(r[\"params\"][\"run_spread_rel\"] - 0.05 / 1.05) < 1e-9 for r in tab)
+chk = [json.loads(l) for l in open(\"check.jsonl\")]
+assert chk and all(r[\"params\"][\"run\"] == \"another\" for r in chk)
+assert all(abs(r[\"samples\"][0] - 100 * (1 / 1.1 - 1)) < 1e-2 for r in chk)
+assert all(abs(r[\"params\"][\"rounds_spread_rel\"] - 0.05 / 1.05) < 1e-9 for r in chk)
+" "$COSTS"
+'
+
+test_expect_success 'a run of rounds with a round missing or twice, of one round, or with a second run: refused, no table' '
+	synth "$COSTS" >one.jsonl && rounds one.jsonl 1 1 1 1 >r.jsonl &&
+	awk "!(/\"cost\/fence\"/ && /\"round\": 3/)" r.jsonl >miss.jsonl &&
+	[ "$(grep -c . miss.jsonl)" = "$(($(grep -c . r.jsonl) - 1))" ] &&
+	expect_fail "$FIT" --times miss.jsonl $(counts) --table t.jsonl &&
+	grep_err "times: miss.jsonl: cost/fence .pages 0. has 3 of the 4 rounds: a record is missing" &&
+	[ ! -e t.jsonl ] &&
+	grep "\"cost/fence\"" r.jsonl | grep "\"round\": 2" |
+		sed "s/\"time\": *\"[^\"]*\"/\"time\": \"2000-01-01T00:00:00Z\"/" >>miss.jsonl &&
+	expect_fail "$FIT" --times miss.jsonl $(counts) --table t.jsonl &&
+	grep_err "cost/fence measured twice in round 2" && [ ! -e t.jsonl ] &&
+	rounds one.jsonl 1 >r1.jsonl &&
+	expect_fail "$FIT" --times r1.jsonl $(counts) --table t.jsonl &&
+	grep_err "times: r1.jsonl has one round: the fit and its check need two at least" &&
+	[ ! -e t.jsonl ] &&
+	expect_fail "$FIT" --times r.jsonl --check-times one.jsonl $(counts) --table t.jsonl &&
+	grep_err "times: r.jsonl has rounds .params.round. and one.jsonl is another run" &&
+	expect_fail "$FIT" --times one.jsonl --check-times r.jsonl $(counts) --table t.jsonl &&
+	grep_err "times: r.jsonl has rounds .params.round. and one.jsonl is another run" &&
+	sed "s/\"round\": 2/\"round\": 2.5/" r.jsonl >frac.jsonl &&
+	expect_fail "$FIT" --times frac.jsonl $(counts) --table t.jsonl &&
+	grep_err "params.round 2.5 is not a round from 1 to 999" && [ ! -e t.jsonl ]
 '
 
 done_testing
