@@ -212,6 +212,14 @@ tool_built() {
 	done
 }
 
+# tools_plain WHY: $BIN is not the test suite's sanitized build (make
+# test-prep writes -fsanitize into the flags file beside it): WHY says
+# what that build would spoil
+tools_plain() {
+	! grep -qs -e -fsanitize "$(dirname "$BIN")/cflags" ||
+		die "tools: $BIN is the test suite's sanitized build ($(dirname "$BIN")/cflags): $1; 'make costs' or 'make tools' builds them plain"
+}
+
 # uptime_s: sets up_now, whole seconds since the boot (/proc/uptime): a
 # read, no process, for the elapsed times of progress lines and steps
 # (a run prints hundreds); the same boot for a run and its children
