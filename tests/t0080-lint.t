@@ -33,12 +33,13 @@ test_expect_success 'a finding silenced in a script says why, on the same line' 
 	(cd "$TOP" && grep -n "^[[:space:]]*# shellcheck disable=" $(make --no-print-directory -s print-shell-sources)) >dis &&
 	[ -s dis ] && ! grep -v "disable=SC[0-9,SC]* # [^ ]" dis
 '
-test_expect_success 'actionlint: the workflow passes; a wrong expression and a runner label that .github/actionlint.yaml lacks are found' '
+test_expect_success 'actionlint: the workflow passes; a wrong expression, an unknown runner label and a misspelt input of actions/checkout@v4 are found' '
 	sh "$TOP/scripts/actionlint.sh" &&
-	printf "on: push\njobs:\n  a:\n    runs-on: [self-hosted, amd-zen4, amd-zen9]\n    steps:\n      - run: echo \${{ github.nope }}\n" >bad.yml &&
+	printf "on: push\njobs:\n  a:\n    runs-on: [self-hosted, amd-zen4, amd-zen9]\n    steps:\n      - run: echo \${{ github.nope }}\n      - uses: actions/checkout@v4\n        with:\n          submodulez: false\n" >bad.yml &&
 	{ rc=0; sh "$TOP/scripts/actionlint.sh" bad.yml >log 2>&1 || rc=$?; } && cat log &&
-	[ $rc = 1 ] && [ "$(grep -c "^bad.yml:" log)" = 2 ] &&
+	[ $rc = 1 ] && [ "$(grep -c "^bad.yml:" log)" = 3 ] &&
 	grep -q "^bad.yml:4:[0-9]*: label \"amd-zen9\" is unknown.* \[runner-label\]$" log &&
-	grep -q "^bad.yml:6:[0-9]*: property \"nope\" is not defined.* \[expression\]$" log
+	grep -q "^bad.yml:6:[0-9]*: property \"nope\" is not defined.* \[expression\]$" log &&
+	grep -q "^bad.yml:9:[0-9]*: input \"submodulez\" is not defined in action \"actions/checkout@v4\".* \[action\]$" log
 '
 done_testing
