@@ -71,11 +71,21 @@ apt_args() {
 
 base() {
 	preflight
+	mkdir -p "$CACHE"
+	# one maker at a time: the tests that ask for roots (t0001, t0661,
+	# t0701) run side by side, and two would write one $TARBALL.tmp; the
+	# lock ends with its descriptor, or with the process
+	exec 9>>"$CACHE/base.lock"
+	flock 9 || die "base: cannot lock $CACHE/base.lock"
+	base_locked
+	exec 9>&-
+}
+
+base_locked() {
 	if [ -f "$TARBALL" ] && [ -z "$(find "$TARBALL" -mtime +"$MAX_AGE")" ]; then
 		progress base "reusing $TARBALL (made $(date -u -r "$TARBALL" +%F); FRESH_ROOT_MAX_AGE=$MAX_AGE days)"
 		return 0
 	fi
-	mkdir -p "$CACHE"
 	args=$(apt_args)
 	printf '%s\n' "$args" | grep -q -v -e '^--aptopt' ||
 		cannot "this machine has no apt sources (/etc/apt/sources.list*)"
