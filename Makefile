@@ -82,7 +82,7 @@ HELP =
 -include report/report.mk series/series.mk bench-vm/bench-vm.mk bench/bench.mk checks/checks.mk \
 	review/review.mk ci/ci.mk scripts/coverage.mk
 
-.PHONY: all quick help deps deps-check kernel-tree kernel-import test-prep apply build export range-diff repin \
+.PHONY: all quick help deps deps-check deps-merge kernel-tree kernel-import test-prep apply build export range-diff repin \
 	trailers send tools test test-quick test-fresh print-sanitize-cflags print-shell-sources check-c lint clean distclean
 
 all: deps kernel-tree apply
@@ -100,6 +100,7 @@ help:
 	@echo '  deps           install the Debian packages of scripts/deps.list (apt-get as root,'
 	@echo '                 else print the command)'
 	@echo '  deps-check     one real use of every dependency in scripts/deps.list (TAP)'
+	@echo '  deps-merge     the packages make merge alone needs (gcc, json-c, GSL): the workflow'"'"'s merge job'
 	@echo '  kernel-import  import/verify the pinned kernel alone (no ref, no worktree: the tests)'
 	@echo '  build          build the base and every series commit (O=out/build/<commit>, ccache;'
 	@echo '                 COMMITS=...): like checks, bench-vm and bench, the pipeline'"'"'s step alone'
@@ -123,6 +124,11 @@ deps:
 
 deps-check:
 	$(Q)sh scripts/deps-check.sh
+
+# what make merge alone needs (the workflow's merge job): ci-merge's
+# compiler and libraries
+deps-merge:
+	$(Q)sh scripts/deps.sh make gcc json-c gsl
 
 # A view of the pipeline (ci/run.sh --view): the build step on
 # COMMITS='base head' or any revisions (default: every commit), with make

@@ -1,6 +1,7 @@
 #!/bin/sh
-# deps.sh: install the Debian packages the toolkit needs: every package of
-# scripts/deps.list.  The pinned kernel source (series/pin.conf) is not
+# deps.sh [NAME...]: install the Debian packages the toolkit needs: every
+# package of scripts/deps.list, or those of the NAMEs given (make
+# deps-merge: what make merge alone needs, in the workflow's merge job).  The pinned kernel source (series/pin.conf) is not
 # installed: the import downloads its package when the installed one is
 # not the pinned version (series/kernel-tree.sh: pin_tarball), so that a
 # repin never upgrades or downgrades a package of the system.
@@ -9,7 +10,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-PKGS=$(deps_packages) || exit 1
+PKGS=$(deps_packages "$@") || exit 1
 
 missing=""
 for p in $PKGS; do

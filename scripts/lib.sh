@@ -51,10 +51,17 @@ series_ident() {
 # The toolkit's external dependencies: name, then packages (tests give
 # another list).
 DEPS_LIST=${DEPS_LIST:-$TOP/scripts/deps.list} # not an input: what is installed, no result
-# deps_packages: the packages of $DEPS_LIST, one a line
+# deps_packages [NAME...]: the packages of $DEPS_LIST, one a line; with
+# NAMEs, those of these names only (an unknown name is an error)
+# shellcheck disable=SC2120 # NAMEs are optional: none means every name
 deps_packages() {
 	[ -r "$DEPS_LIST" ] || die "deps: $DEPS_LIST is missing"
-	awk '!/^#/ && NF { for (i = 2; i <= NF; i++) print $i }' "$DEPS_LIST"
+	for dp_name in "$@"; do
+		awk -v n="$dp_name" '!/^#/ && $1 == n { f = 1 } END { exit !f }' "$DEPS_LIST" ||
+			die "'$dp_name' is not a name of $DEPS_LIST"
+	done
+	awk -v names=" $* " '!/^#/ && NF && (names == "  " || index(names, " " $1 " ")) {
+		for (i = 2; i <= NF; i++) print $i }' "$DEPS_LIST"
 }
 
 die() {
