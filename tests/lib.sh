@@ -156,6 +156,36 @@ test_expect_success() {
 	fi
 }
 
+# yaml_dump FILE: a YAML file (a workflow) as "path<TAB>value" lines, by
+# whichever parser is present: python3's yaml module, else perl's core
+# CPAN::Meta::YAML (a fresh Debian has perl, not python3-yaml)
+yaml_dump() {
+	if python3 -c 'import yaml' 2>/dev/null; then
+		python3 - "$1" <<-\EOP
+		import sys, yaml
+		def walk(p, o):
+		    if isinstance(o, dict):
+		        for k, v in o.items(): walk(p + [str(k)], v)
+		    elif isinstance(o, list):
+		        for i, v in enumerate(o): walk(p + [str(i)], v)
+		    else:
+		        print("/".join(p) + "\t" + str(o))
+		walk([], yaml.safe_load(open(sys.argv[1])))
+		EOP
+	elif perl -MCPAN::Meta::YAML -e 1 2>/dev/null; then
+		perl -MCPAN::Meta::YAML -e '
+			my $y = CPAN::Meta::YAML->read($ARGV[0]) or die CPAN::Meta::YAML->errstr;
+			sub walk { my ($p, $o) = @_;
+				if (ref $o eq "HASH") { walk("$p/$_", $o->{$_}) for sort keys %$o }
+				elsif (ref $o eq "ARRAY") { walk("$p/$_", $o->[$_]) for 0 .. $#$o }
+				else { print substr($p, 1), "\t$o\n" } }
+			walk("", $y->[0]);' "$1"
+	else
+		echo "no YAML parser: python3 yaml and perl CPAN::Meta::YAML are missing" >&2
+		return 1
+	fi
+}
+
 test_result() {
 	T=$((T + 1))
 	if [ "$1" = ok ]; then
