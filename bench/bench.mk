@@ -41,7 +41,7 @@ bench-list: $(BIN)/copy-bench
 
 HELP += '  bench          reproduce the changelogs'"'"' copy figures on this CPU (COMMITS=..., BENCH_ARGS=...)'
 HELP += '  bench-diffs    the same on trees with diffs (SPECS="base base+x.diff"; default: the seed diffs)'
-HELP += '  costs          this CPU'"'"'s cost table from the host kernels and the model'"'"'s counts, checked (COST_PAGES=...)'
+HELP += '  costs          this CPU'"'"'s cost table from the host kernels and the model'"'"'s counts, checked (COST_PAGES=..., COST_ROUNDS=10: interleaved rounds)'
 HELP += '  bench-list     the bench'"'"'s variant and experiment tables'
 
 .PHONY: bench-check-c
