@@ -20,6 +20,19 @@ export KCONFIG
 # options of the maintenance targets, passed to their scripts
 export VERSION PREV TO TO_DEBIAN REPLIES SEND FROM PATCHES_OUT COMMITS
 
+# A value given on make's command line is exported as make expands it: a
+# "$(x)" in it reached the script as nothing (make merge RESULTS='/a$(x)b'
+# looked for /ab).  The values the recipes read from their environment
+# (below and in the fragments) are kept as the user wrote them, and
+# exported (an override is not, of itself).  (OUT and BIN are refused
+# when they hold a "$": the check below.)
+USER_VALUES = KERNEL_TREE KERNEL_BASE KCONFIG VERSION PREV TO TO_DEBIAN REPLIES SEND FROM \
+	PATCHES_OUT COMMITS SPECS ACCEL CLOCK MODEL CI_SET GUEST_MITIGATIONS GATE_ACK \
+	GATE_ONLY CI_COMMITS CI_STEPS CI_SCHEDULE CI_VM_JOBS NS_SIZE REBINDS CPU MODEL_ARGS \
+	BENCH_ARGS RESULTS MERGE_COMMITS CI_QUICK ID REPORT REPORT_OUT COVER REPLY_FILE TESTS \
+	COST_COMMIT COST_PAGES COST_SAMPLES COST_ROUNDS JOBS NVDIMM_DIR PAGES WORKTREE
+$(foreach v,$(USER_VALUES),$(if $(filter command line,$(origin $(v))),$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
+
 CC = gcc
 CFLAGS = -O2 -g -Wall -Wextra -Werror -std=gnu11 -Ilib
 # SANITIZE=1 (the test suite's default): ASan and UBSan.  UBSan traps at

@@ -117,7 +117,7 @@ make_refuses() {
 		grep -Eq "^(ci|merge|reproduce|bench|kunit): [a-z -]+: " err
 }
 
-test_expect_success 'make: ID, RESULTS, COMMITS, SPECS and BENCH_ARGS reach the scripts as values; a failure stays one' '
+test_expect_success 'make: ID, RESULTS, COMMITS, SPECS and BENCH_ARGS reach the scripts as values, as written; a failure stays one' '
 	C=$SCRATCH/canary && t=$(hostile 0) &&
 	make_refuses reproduce ID="$t" && make_refuses merge RESULTS="$t" &&
 	make_refuses build COMMITS="$t" && make_refuses checks COMMITS="$t" &&
@@ -126,7 +126,10 @@ test_expect_success 'make: ID, RESULTS, COMMITS, SPECS and BENCH_ARGS reach the 
 	make_refuses bench-diffs BENCH_ARGS="$t" &&
 	make_refuses bench COMMITS=no-such-commit BENCH_ARGS="$t" &&
 	# the failure of a value with a ";" in it is the target'"'"'s
-	make_refuses merge RESULTS="/nonexistent; true" && grep -q "^merge: inputs: ./nonexistent;. does not exist" err
+	make_refuses merge RESULTS="/nonexistent; true" && grep -q "^merge: inputs: ./nonexistent;. does not exist" err &&
+	# a make reference in it reaches the script as written, not expanded to nothing
+	make_refuses merge RESULTS="/nonexistent\$(CURDIR)x" &&
+	grep -q "^merge: inputs: ./nonexistent\$(CURDIR)x. does not exist" err
 '
 
 # (make clean: its recipe pastes both; a BIN and an OUT of this test's
