@@ -2,7 +2,8 @@
 # run here (ci/run.sh, make report) and for a committed set
 # (report/report-set.sh, make report RESULTS=<set>).  Sourced after
 # scripts/lib.sh; reads GATE_PCT, GATE_PCT_TCG, GATE_PCT_ICOUNT, GATE_ACK,
-# GATE_ONLY, COSTS and PATCHES.
+# GATE_ONLY, COSTS and PATCHES, and from make kcidb (report/kcidb.sh)
+# KCIDB_OUT and KCIDB_PATCHSETS.
 
 # The gate's settings, their defaults here only ('-': given empty, they
 # are refused by the caller's check, not taken as the default; ':-': make
@@ -65,6 +66,7 @@ report_make() {
 	rrc=0
 	"$BIN/ci-report" --commits "$rm_commits" --text "$rm_dest/report.txt" \
 		--markdown "$rm_dest/report.md" --json "$rm_dest/report.json" --plots "$rm_dest/plots" \
+		${KCIDB_OUT:+--kcidb "$KCIDB_OUT" --kcidb-patchsets "$KCIDB_PATCHSETS"} \
 		--gate-pct "$GATE_PCT" --gate-pct-tcg "$GATE_PCT_TCG" --gate-pct-icount "$GATE_PCT_ICOUNT" \
 		${GATE_ACK:+--gate-ack "$GATE_ACK"} --gate-series "$rm_series" \
 		--series "${PATCHES:-$TOP/patches}/series" \

@@ -15,6 +15,9 @@
  *                    lines (default: the order the records name them)
  *   --text FILE      the text report (default: stdout)
  *   --markdown FILE  --json FILE   the report as Markdown, as JSON
+ *   --kcidb FILE     the records as KCIDB v5.3 JSON (out-kcidb.c)
+ *   --kcidb-patchsets FILE  per commit, its base and patchset hash, checked
+ *                    by report/kcidb.sh ("COMMIT BASE SHA256 PATCH", tabs)
  *   --plots DIR      gnuplot scripts and data (rebind distributions per
  *                    commit, bench curves over size); run them with gnuplot
  *   --gate-pct P     exit 1 when a commit makes a metric worse than its
@@ -72,7 +75,7 @@
 static void usage_exit(void)
 {
 	fprintf(stderr,
-		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-series FILE] [--series FILE] [--gate-only GLOB]... [--alpha A] [--costs PATH]... RECORDS...\n",
+		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--kcidb FILE] [--kcidb-patchsets FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-series FILE] [--series FILE] [--gate-only GLOB]... [--alpha A] [--costs PATH]... RECORDS...\n",
 		prog_name());
 	exit(2);
 }
@@ -92,6 +95,7 @@ static double number_arg(const char *opt, const char *s)
 
 struct files {
 	const char *commits, *text, *md, *json, *plots, *acks, *gate_series;
+	const char *kcidb, *kcidb_patchsets;
 	const char **costs;
 	size_t ncosts;
 };
@@ -103,6 +107,8 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 		{ "text", required_argument, NULL, 'x' },
 		{ "markdown", required_argument, NULL, 'm' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "kcidb", required_argument, NULL, 'K' },
+		{ "kcidb-patchsets", required_argument, NULL, 'P' },
 		{ "plots", required_argument, NULL, 'p' },
 		{ "gate-pct", required_argument, NULL, 'g' },
 		{ "gate-pct-tcg", required_argument, NULL, 't' },
@@ -130,6 +136,12 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 			break;
 		case 'j':
 			fl->json = optarg;
+			break;
+		case 'K':
+			fl->kcidb = optarg;
+			break;
+		case 'P':
+			fl->kcidb_patchsets = optarg;
 			break;
 		case 'p':
 			fl->plots = optarg;
@@ -349,6 +361,14 @@ int main(int argc, char **argv)
 		if (json_write(&r, f))
 			die("output: %s: write failed", fl.json);
 		outputs_close(&out, f);
+	}
+	if (fl.kcidb) {
+		f = outputs_file(&out, fl.kcidb);
+		if (kcidb_write(&r, f, fl.kcidb_patchsets))
+			die("output: %s: write failed", fl.kcidb);
+		outputs_close(&out, f);
+	} else if (fl.kcidb_patchsets) {
+		usage_exit();
 	}
 	if (fl.plots)
 		plots_write(&r, outputs_dir(&out, fl.plots));

@@ -31,11 +31,15 @@ if [ ! -f "$set/commits.txt" ]; then
 fi
 report_check
 tool_built ci-report
-name=$(realpath -m --relative-to="$TOP/results" "$set")
-case $name in ../* | /*) name=$(basename "$set") ;; esac
-name=$(printf '%s' "$name" | tr '/' '-')
-case $name in '' | . | *[!A-Za-z0-9._+-]*) die "RESULTS: '$set' gives no name of [A-Za-z0-9._+-] for its report directory (set REPORT_OUT=DIR)" ;; esac
-dest=${REPORT_OUT:-$OUT/report/$name}
+# the report directory: REPORT_OUT, else named by the set
+dest=${REPORT_OUT:-}
+if [ -z "$dest" ]; then
+	name=$(realpath -m --relative-to="$TOP/results" "$set")
+	case $name in ../* | /*) name=$(basename "$set") ;; esac
+	name=$(printf '%s' "$name" | tr '/' '-')
+	case $name in '' | . | *[!A-Za-z0-9._+-]*) die "RESULTS: '$set' gives no name of [A-Za-z0-9._+-] for its report directory (set REPORT_OUT=DIR)" ;; esac
+	dest=$OUT/report/$name
+fi
 
 # the records: every <commit>.jsonl of a commit the set lists
 set --

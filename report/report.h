@@ -207,6 +207,9 @@ void md_write(struct report *r, FILE *f);
 /* out-json.c */
 int json_write(const struct report *r, FILE *f);
 
+/* out-kcidb.c: KCIDB v5.3 JSON; PATCHSETS: report/kcidb.sh's checked patchsets, or NULL */
+int kcidb_write(const struct report *r, FILE *f, const char *patchsets);
+
 /* plots.c */
 void plots_write(const struct report *r, const char *dir);
 

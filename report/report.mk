@@ -19,12 +19,13 @@ REPORT_OBJ = $(call objs,report/gate.c report/out-text.c report/out-md.c report/
 	report/summary.c)
 
 C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-verdict
-$(BIN)/ci-report: $(call objs,report/report-main.c report/claims.c report/plots.c) $(REPORT_OBJ) $(LIB_OBJ)
+$(BIN)/ci-report: $(call objs,report/report-main.c report/claims.c report/plots.c report/out-kcidb.c) \
+	$(REPORT_OBJ) $(LIB_OBJ)
 $(BIN)/ci-merge: $(call objs,report/merge-main.c) $(REPORT_OBJ) $(LIB_OBJ)
 # make send's question: do make ci's report and summary pass the series?
 $(BIN)/ci-verdict: $(call objs,report/verdict.c lib/util.c)
 
-.PHONY: report merge report-check-c
+.PHONY: report merge kcidb report-check-c
 
 # RESULTS=<set>: a committed set's report, into out/report/<set>
 report: $(BIN)/ci-report
@@ -35,6 +36,11 @@ report: $(BIN)/ci-report
 merge: $(BIN)/ci-merge
 	$(Q)sh report/merge.sh $$RESULTS
 
+# the records of the run here, or of RESULTS=<set>, as KCIDB v5.3 JSON,
+# validated (KCIDB_OUT=FILE, default $(OUT)/kcidb/kcidb.json)
+kcidb: $(BIN)/ci-report
+	$(Q)sh report/kcidb.sh $${RESULTS:+"$$RESULTS"}
+
 report-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f report/*.c report/*.h
 
@@ -43,4 +49,7 @@ HELP += '                 (CI_QUICK=1: those of make quick, in out/quick); RESUL
 HELP += '                 set'"'"'s (results/<date-what>/<part>), into out/report/<set> (REPORT_OUT=)'
 HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
 HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order, default this checkout'"'"'s)'
+HELP += '  kcidb          the records of the run here (RESULTS=<set>: a committed set'"'"'s) as'
+HELP += '                 KernelCI'"'"'s KCIDB v5.3 JSON, validated offline against its schema'
+HELP += '                 (report/kcidb/), into out/kcidb/kcidb.json (KCIDB_OUT=FILE)'
 HELP += '  report-check-c checkpatch.pl --strict on the report C'

@@ -307,6 +307,19 @@ check_gnuplot() {
 	grep -q '<svg' p.svg
 }
 
+check_jsonschema() {
+	what 'Debian'"'"'s python3 validates with it, formats checked (make kcidb)'
+	/usr/bin/python3 - <<-'PY'
+	import jsonschema
+	v = jsonschema.Draft7Validator({"type": "object", "required": ["a"],
+	                                "properties": {"a": {"type": "string", "format": "ipv4"}}},
+	                               format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+	assert not list(v.iter_errors({"a": "10.0.0.1"}))
+	assert len(list(v.iter_errors({"a": "x"}))) == 1
+	assert len(list(v.iter_errors({}))) == 1
+	PY
+}
+
 check_procps() {
 	what 'pgrep finds a process of ours'
 	sleep 30 &
