@@ -25,10 +25,11 @@ PROG=coverage
 COV=${COV:-$OUT/coverage}
 DEFAULT_TESTS='t0005-kernel-tree t0010-series-parse t0011-tools-errors t0030-apply t0070-export
 t0071-range-diff t0072-repin t0073-trailers t0074-send t0075-write-errors
-t0310-bench-vm-parse t0400-bench-variants t0401-bench-selftest-guards
+t0310-bench-vm-parse t0394-bench-vm-model-host t0396-bench-vm-model-user
+t0400-bench-variants t0401-bench-selftest-guards
 t0440-cost-fit t0500-changelog-lint t0610-ci-stats t0611-stats-reference
 t0620-ci-report t0622-claims-series t0623-claims-lint t0626-ci-report-model
-t0627-ci-report-predict
+t0627-ci-report-predict t0645-kcidb
 t0630-ci-gate t0632-gate-inputs t0640-ci-merge t0642-merge-agree t0658-ci-reuse
 t0680-records-read t0682-records-errors t0685-bench-vm-report t0700-reply'
 

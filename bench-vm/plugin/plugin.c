@@ -139,6 +139,10 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 }
 
+#ifdef MODEL_COVERAGE
+void __gcov_dump(void);
+#endif
+
 static void on_atexit(qemu_plugin_id_t id, void *ud)
 {
 	(void)id;
@@ -150,6 +154,9 @@ static void on_atexit(qemu_plugin_id_t id, void *ud)
 	out = NULL;
 	model_free(&model);
 	symbols_free(&syms);
+#ifdef MODEL_COVERAGE
+	__gcov_dump();
+#endif
 }
 
 /* The key=value arguments: where each goes. */

@@ -10,6 +10,11 @@ BENCH_VM_MODEL_HDRS = $(wildcard bench-vm/plugin/*.h) bench-vm/plugin/events.def
 # into a QEMU that was not started with it), no glib.
 BENCH_VM_MODEL_CFLAGS = -O2 -g -Wall -Wextra -Werror -std=gnu11 -fPIC -shared \
 	-fvisibility=hidden
+# make coverage: gcov counters, written by the plugin's own exit callback
+# (QEMU's user mode ends with exit_group(), which runs no exit handler)
+ifeq ($(COVERAGE),1)
+BENCH_VM_MODEL_CFLAGS += -O0 --coverage -DMODEL_COVERAGE
+endif
 
 TOOLS += $(BIN)/bench-vm-model.so
 C_TOOLS += $(BIN)/bench-vm-model-test
@@ -19,5 +24,5 @@ $(BIN)/bench-vm-model.so: bench-vm/plugin/plugin.c $(BENCH_VM_MODEL_CORE) $(BENC
 	$(quiet) '  CCLD   ' $@
 	$(Q)$(CC) $(BENCH_VM_MODEL_CFLAGS) -o $@ bench-vm/plugin/plugin.c $(BENCH_VM_MODEL_CORE)
 
-# the model without QEMU: decode, caches and windows on known inputs (t0395)
+# the model without QEMU: decode, caches and windows on known inputs (t0394)
 $(BIN)/bench-vm-model-test: $(call objs,bench-vm/plugin/model-test.c $(BENCH_VM_MODEL_CORE))
