@@ -8,14 +8,16 @@
 # commit's checks run; a new tree runs everything; results that are no
 # longer the key's are never reused; a reuse that fails says why and runs
 # the step; a gate acknowledgement of a commit holds for its results
-# reused under a new id, and for nothing else.  Fake runs with the real content of ci/steps.sh, on a
-# three-commit repository.
+# reused under a new id, and for nothing else.  The keys themselves,
+# input by input: each input changes its own line and nothing else does.
+# Fake runs with the real content of ci/steps.sh, on a three-commit
+# repository.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 for t in ci-report record-write record-reuse; do
 	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
 done
-plan 7
+plan 8
 
 short() {
 	printf %.12s "$1"
@@ -126,6 +128,38 @@ test_expect_success 'a second edit reuses the commit first measured; a rerun doe
 	[ "$(ran_steps)" = "$(want "build $M3" "checks $M3")" ] || { echo "ran: $(ran_steps)"; return 1; }
 	grep -q "\"reused_from\":\"$C3\"" "ci/$M3/bench-vm/records.jsonl" &&
 	ci && [ ! -s ran ] && grep -q "plan: 0 of 12 steps to run" ci.err
+'
+
+# content STEP COMMIT: step_<STEP>_content of COMMIT in ./repo, as
+# ci/run.sh calls it (lib.sh and ci/steps.sh sourced; $0 names a file in
+# ci/ so that lib.sh finds the toolkit)
+content() {
+	KERNEL_TREE=$SCRATCH/repo sh -c ". \"$TOP/scripts/lib.sh\" && . \"$TOP/ci/steps.sh\" && step_\$1_content \"\$2\"" \
+		"$TOP/ci/content" "$1" "$2"
+}
+
+# differs_in KEY A B: the contents A and B differ in the line of KEY alone
+differs_in() {
+	[ "$(diff "$2" "$3" | grep "^[<>]" | cut -c3- | cut -d" " -f1 | sort -u)" = "$1" ] ||
+		{ echo "not $1 alone:"; diff "$2" "$3"; return 1; }
+}
+
+test_expect_success 'the checks key, input by input: each changes its line alone; a new commit id of the same inputs none' '
+	setup && content checks "$C2" >k2 && grep -c . k2 | grep -qx 4 &&
+	grep -qx "parent-tree $(git -C repo rev-parse "$C1^{tree}")" k2 && grep -qx "head no" k2 &&
+	same=$(GIT_COMMITTER_NAME=Other commit_as "$C2" "$C1" "x: commit 2") && [ "$same" != "$C2" ] &&
+	content checks "$same" >k && cmp k2 k &&
+	c=$(commit_as "$C3" "$C1" "x: commit 2") && content checks "$c" >k && differs_in tree k2 k &&
+	c=$(commit_as "$C2" "$C2" "x: commit 2") && content checks "$c" >k && differs_in parent-tree k2 k &&
+	c=$(commit_as "$C2" "$C1" "x: commit 2, its changelog edited") && content checks "$c" >k && differs_in mail k2 k &&
+	c=$(GIT_AUTHOR_NAME=Else commit_as "$C2" "$C1" "x: commit 2") && content checks "$c" >k && differs_in mail k2 k &&
+	c=$(GIT_AUTHOR_EMAIL=else@example.org commit_as "$C2" "$C1" "x: commit 2") && content checks "$c" >k &&
+	differs_in mail k2 k &&
+	git -C repo update-ref "$REF_NS/series" "$same" && content checks "$same" >k && differs_in head k2 k &&
+	for s in bench_vm bench; do
+		content $s "$C2" >b2 && content $s "$same" >b && cmp b2 b &&
+		content $s "$C3" >b && differs_in tree b2 b || return 1
+	done
 '
 
 test_expect_success 'what the key is made of: a new tree, or other inputs, run the step; the edited mail runs checks alone' '
