@@ -7,7 +7,8 @@
 # too disturbed for the statistic named, "medians of 11" that were the
 # medians of the 4-5 clean samples, "5-8% (three runs)" from one run,
 # icount figures in "ms" without "not hardware time" (v2 3/7), means
-# called medians; and a figure off by its last printed digit, a claim's
+# called medians, "N rebinds" in its forms and a clean median called a
+# mean; and a figure off by its last printed digit, a claim's
 # percent changed, a prediction not called one, a cite whose reference is
 # gone; a figures line that cannot be right is named; records of another
 # base than the cover letter's base-commit (a repin) are refused.  v2's stale cover
@@ -17,7 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 LINT=$BIN/claims-lint
 [ -x "$LINT" ] || bail "$LINT is not built: run 'make tools'"
-plan 16
+plan 17
 RUN1=results/2026-12-01-series-v2/bench-run1.jsonl
 RUN2=results/2026-12-01-series-v2/bench-run2.jsonl
 V2HEAD1=874963143f76	# the v2 head measured in run 1
@@ -128,6 +129,21 @@ test_expect_success 'means called medians, a count that is not the samples: refu
 	refused "is a mean (.*vm-icount-100G), its paragraph calls it a median" &&
 	copy && edit 0 "The figures are means of 5 rebinds" "The figures are means of 30 rebinds" &&
 	refused "says \"of 30\", the mean of 5 samples"
+'
+
+test_expect_success '"N rebinds" in its forms, a clean median called a mean: refused; the right count passes' '
+	copy && edit 0 "The figures are means of 5 rebinds" "The figures are means, 5 rebinds" && lint && [ ! -s err ] &&
+	copy && edit 0 "The figures are means of 5 rebinds" "The figures are means of five rebinds" && lint && [ ! -s err ] &&
+	copy && edit 0 "The figures are means of 5 rebinds" "The figures are means, 7 rebinds" &&
+	refused "0000-.*: its paragraph says \"7 rebinds\", the records have 5" &&
+	copy && edit 0 "The figures are means of 5 rebinds" "The figures are means, seven rebinds" &&
+	refused "says \"seven rebinds\", the records have 5" &&
+	copy && edit 0 "The figures are means of 5 rebinds" "The figures are means of seven rebinds" &&
+	refused "says \"of seven\", the mean of 5 samples" &&
+	copy && edit 0 "The figures are means of 5 rebinds" "The figures are means of 5 rebinds (6 samples)" &&
+	refused "says \"6 samples\", the records have 5" &&
+	copy && edit 0 "the median of those" "the mean of those" &&
+	refused "0000-.*: .67.1 ms. is a clean-median (.*), its paragraph calls it a mean"
 '
 
 test_expect_success 'a figure off by its last printed digit, or by less than one but more than half of it, or printed finer than its records give: refused' '
