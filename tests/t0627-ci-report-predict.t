@@ -13,14 +13,18 @@
 # A table's records name each class's side (params.side, cost-fit since
 # REP is serial); a table that names none is read with REP on the core
 # side, as it was fitted; one that names it in part, or names no side, is
-# refused.
+# refused.  And every prediction computed again from the records and a
+# table built to make each term count (serial classes of a tenth of a
+# bind, nt_rereads in a top function, correlated costs, both error
+# terms) by tests/fixtures/ci/predict-reference.py, from the rules of
+# lib/costs.h, not from ci-report's code.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 SET=$TOP/results/2026-12-02-series-v2-model-8G
 TABLE=$TOP/results/2026-12-02-costs-amd-epyc/cost-table.jsonl
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 6
+plan 7
 LABEL="predicted from the cost table of AMD EPYC on vm, fit [0-9T:Z-]*, not measured; [+]- the fit's alone"
 
 # report TABLE...: the set's report as r.txt, r.md, r.json
@@ -182,6 +186,50 @@ assert up == want, sorted(up)
 	sides insn=ports >bad.jsonl &&
 	expect_fail "$REPORT" --commits "$SET/commits.txt" --costs bad.jsonl "$SET"/*.jsonl &&
 	grep_err "bad.jsonl:1: params.side .ports. is not core, memory or serial"
+'
+
+# reference_inputs: ./set, the distro model set with 1000 nt_rereads a
+# bind in 6/7's nd_pmem top function and window, and ./table.jsonl: a
+# table whose fence and nt_reread cost enough to matter, whose costs
+# correlate (0.3), with a model error and a run spread
+DISTRO=$TOP/results/2026-12-05-series-v3-distro/model-8G
+reference_inputs() {
+	cp -r "$DISTRO" set && python3 - "$TABLE" set <<-\EOP
+	import json, sys
+	cost = {"insn": 0.1, "load": 0.05, "store": 0.08, "rep_byte": 0.02, "rep_start": 5.0,
+	        "l1_load_miss": 1.0, "l1_store_miss": 1.5, "llc_load": 10.0, "llc_store": 12.0,
+	        "writeback": 5.0, "nt_line": 3.0, "fence": 2000.0, "nt_reread": 500.0}
+	side = {"insn": "core", "load": "core", "store": "core", "rep_byte": "serial",
+	        "rep_start": "serial", "fence": "serial", "nt_reread": "serial"}
+	recs = [json.loads(l) for l in open(sys.argv[1])]
+	names = [r["case"][5:] for r in recs]
+	sd = {n: cost[n] * 0.05 for n in names}
+	with open("table.jsonl", "w") as out:
+	    for r in recs:
+	        n = r["case"][5:]
+	        r["samples"] = [cost[n]]
+	        r["params"].update(sd=sd[n], side=side.get(n, "memory"), model_error_rel=0.05,
+	                           run_spread_rel=0.07, table="reference CPU on test, fit 2026-12-06T00:00:00Z",
+	                           cov=[sd[n] * sd[m] * (1.0 if m == n else 0.3) for m in names])
+	        out.write(json.dumps(r) + "\n")
+	f = sys.argv[2] + "/8aa5b4df2b7ac0d7824c8d7b75a2046ab4b8bfcf.jsonl"
+	recs = [json.loads(l) for l in open(f)]
+	for r in recs:
+	    if r["case"] == "nd_pmem/rebind" and r.get("model") and r["metric"] == "nt_rereads":
+	        r["samples"] = [s + 1000 for s in r["samples"]]
+	    if r["case"] == "nd_pmem/rebind" and r.get("model") and r["metric"] == "est_cycles":
+	        for fns in r["functions"]:
+	            fns[0]["nt_rereads"] += 1000
+	open(f, "w").write("".join(json.dumps(r) + "\n" for r in recs))
+	EOP
+}
+
+test_expect_success 'every prediction equal to one computed from the records and the rules of lib/costs.h' '
+	reference_inputs &&
+	"$REPORT" --commits set/commits.txt --series "$TOP/patches/series" --json r.json \
+		--costs table.jsonl set/*.jsonl >r.txt &&
+	python3 "$TOP/tests/fixtures/ci/predict-reference.py" set table.jsonl r.json >ref.out && cat ref.out &&
+	grep -q "^42 predictions equal; the serial side up to [1-9][0-9.]*% of a bind; covariance off the diagonal [1-9]" ref.out
 '
 
 done_testing
