@@ -9,13 +9,15 @@
 # it; the gate leaves the model out unless --gate-only names a model
 # metric, and then decides it by the exact rule; the strict reader refuses
 # a model record without its label and functions that do not match the
-# samples.
+# samples.  And every function of the distro model set's 7 commits (3
+# rebinds, top 20) computed again from the records by
+# tests/fixtures/ci/functions-reference.py, nulls included.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 5
+plan 6
 BASE=e9b351700f1fb9ee55c5a86ce98422658526b81c
 HEAD=f8a265032be19b2101727461d3c8e058a7e3e855
 LABEL="model: write-allocate, streaming stores bypass; not hardware time"
@@ -131,4 +133,11 @@ open(\"nomodel.jsonl\", \"w\").write(json.dumps(r) + \"\n\")
 	expect_fail "$REPORT" nomodel.jsonl &&
 	grep_err "nomodel.jsonl:1: field .functions. in a record of no model"
 '
+test_expect_success 'every function of a whole series equal to one computed from the records' '
+	SET=$TOP/results/2026-12-05-series-v3-distro/model-8G &&
+	"$REPORT" --commits "$SET/commits.txt" --series "$TOP/patches/series" --json f.json "$SET"/*.jsonl >f.txt &&
+	python3 "$FX/functions-reference.py" "$SET" f.json >ref.out && cat ref.out &&
+	grep -q "^[1-9][0-9]* functions equal, [1-9][0-9]* counts null" ref.out
+'
+
 done_testing
