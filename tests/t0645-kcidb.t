@@ -17,7 +17,7 @@ VALIDATE=$TOP/report/kcidb/validate.py
 [ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||
 	bail "Debian's python3-jsonschema is missing: run 'make deps'"
-plan 5
+plan 6
 
 # tiny_tree: a repository at ./tree (a base and two commits) and their
 # patches in ./patches (git format-patch, a series file), as KERNEL_TREE
@@ -50,7 +50,7 @@ icount_recs() {
 # kcidb SET: report/kcidb.sh of SET, into ./k.json, the tiny tree given
 kcidb() {
 	KCIDB_OUT=$SCRATCH/k.json KERNEL_TREE=$SCRATCH/tree PATCHES=$SCRATCH/patches \
-		REPORT_OUT=$SCRATCH/report GATE_ACK=/dev/null sh "$TOP/report/kcidb.sh" "$@"
+		REPORT_OUT=$SCRATCH/report GATE_ACK=${ACK:-/dev/null} sh "$TOP/report/kcidb.sh" "$@"
 }
 
 test_expect_success 'a committed set: valid, one test per record, its median, unit, build and CPU' '
@@ -99,11 +99,11 @@ test_expect_success 'a committed set: valid, one test per record, its median, un
 test_expect_success 'patchsets as KCIDB hashes them, where the diff is the patch; a regression is an issue' '
 	tiny_tree && icount_recs set 100 50 80 && c2=$(tail -n 1 commits.txt | cut -f1) &&
 	printf "{\"schema\":\"x86-copy-series/record/1\",\"suite\":\"bench-vm\",\"case\":\"run\",\"metric\":\"error\",\"unit\":\"count\",\"samples\":[],\"commit\":\"%s\",\"error\":\"qemu: watchdog\"}\n" "$c2" >>"set/$c2.jsonl" &&
-	kcidb set >out 2>err; rc=$? && cat err out && [ "$rc" = 1 ] &&
-	grep -q "^\[ *[0-9]*s\] kcidb: 2 of 2 commits after the base checked against their patches" out &&
+	{ rc=0; kcidb set >out 2>err || rc=$?; } && cat err out && [ "$rc" = 1 ] &&
+	grep -q "^\[ *[0-9]*s\] kcidb: 2 of 2 commits after the base checked against their patches" err &&
 	grep -q "^kcidb: .*/k.json: valid KCIDB 5.3: 3 checkouts, 3 builds, 4 tests (DONE 1, ERROR 1, FAIL 1, PASS 1), 1 issues" out &&
 	grep -q "^kcidb: the report exited 1 (above); its gate regressions are the issues in " err &&
-	python3 - k.json patches commits.txt <<-\EOP
+	python3 - k.json patches commits.txt <<-\EOP &&
 	import hashlib, json, sys
 	k = json.load(open(sys.argv[1]))
 	commits = [l.split("\t")[0] for l in open(sys.argv[3])]
@@ -130,13 +130,34 @@ test_expect_success 'patchsets as KCIDB hashes them, where the diff is the patch
 	assert err[0]["path"] == "bench-vm.run.error" and err[0]["build_id"] == "x86_copy_series:%s:host" % commits[2]
 	EOP
 	sed -i "s/^+line 1/+line one/" patches/0001-*.patch &&
-	kcidb set >out 2>err; cat err &&
+	{ kcidb set >out 2>err || :; } && cat err &&
 	grep -q "patchsets: from commit 1: the diff of [0-9a-f]* is not 0001-x-change-1.patch.s (git patch-id): the set is of another version of the series; from there on a checkout names its commit, with no patchset" err &&
-	python3 - k.json commits.txt <<-\EOP
+	python3 - k.json commits.txt <<-\EOP &&
 	import json, sys
 	k = json.load(open(sys.argv[1]))
 	commits = [l.split("\t")[0] for l in open(sys.argv[2])]
 	assert [(c["git_commit_hash"], c["patchset_hash"]) for c in k["checkouts"]] == [(c, "") for c in commits]
+	EOP
+	sed -n "1p;3p" commits.txt >skip.txt && mkdir skip && cp skip.txt skip/commits.txt &&
+	cp "set/$(head -n 1 commits.txt | cut -f1).jsonl" "set/$c2.jsonl" skip/ &&
+	{ kcidb skip >out 2>err || :; } && cat err &&
+	grep -q "patchsets: from commit 1: the parent of $c2 is not the commit before it" err
+'
+
+test_expect_success 'a regression an acknowledgment accepts: PASS, the reason beside it, no issue' '
+	tiny_tree && icount_recs set 100 50 80 && c2=$(tail -n 1 commits.txt | cut -f1) &&
+	echo "$c2 bench-vm/nd_pmem/rebind/memmap_init_ms 70 the copy streams: slower here, right" >ack.txt &&
+	ACK=$SCRATCH/ack.txt kcidb set >out 2>err && cat err out &&
+	grep -q "valid KCIDB 5.3: 3 checkouts, 3 builds, 3 tests (DONE 1, PASS 2), 0 issues" out &&
+	python3 - k.json "$c2" <<-\EOP
+	import json, sys
+	k = json.load(open(sys.argv[1]))
+	t = [t for t in k["tests"] if t["build_id"].split(":")[1] == sys.argv[2]]
+	assert len(t) == 1 and t[0]["status"] == "PASS", t
+	m = t[0]["misc"]
+	assert m["gate_accepted_reason"] == "the copy streams: slower here, right", m
+	assert m["gate_accepted_line"] == 1 and m["gate_accepted_by"].endswith("/ack.txt"), m
+	assert not k["issues"] and not k["incidents"]
 	EOP
 '
 
@@ -165,7 +186,7 @@ test_expect_success 'bad inputs: a clear error, the last file left whole' '
 	[ "$rc" = 2 ] && grep -q "usage: ci-report" err &&
 	kcidb set >out 2>&1 && cp k.json k.before &&
 	echo "{\"schema\":" >>set/$(head -n 1 commits.txt | cut -f1).jsonl &&
-	kcidb set >out 2>err; rc=$? && cat err && [ "$rc" = 1 ] &&
+	{ rc=0; kcidb set >out 2>err || rc=$?; } && cat err && [ "$rc" = 1 ] &&
 	grep -q "^kcidb: not written: the report exited 1 (the error is above); .*/k.json is an earlier run.s, left whole" err &&
 	cmp k.json k.before &&
 	KCIDB_OUT=$SCRATCH/dir/ expect_fail sh "$TOP/report/kcidb.sh" set &&
