@@ -102,6 +102,10 @@ test_expect_success 'SEND=1 without CI results, or with a report of other commit
 	grep -q "would refuse these mails now: no sender: the placeholder .x86-copy-series <x86-copy-series@example.org>. is no one.s address (FROM= or git config user.email); no CI results" err &&
 	SKIP=1 ci_dir && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
 	grep -q "^send: ci: not sent: .*report.json is of [0-9]* commits ending at [0-9a-f]*, not of the [0-9]* of the current series" err &&
+	[ ! -e rcpts ] &&
+	# a report without the run summary.txt (a run cut short): no CI results
+	ci_dir && rm ci/summary.txt && { rc=0; send SEND=1 || rc=$?; } && cat err && [ $rc = 1 ] &&
+	grep -q "^send: ci: not sent: no CI results in $SCRATCH/ci (report.json, summary.txt)" err &&
 	[ ! -e rcpts ]
 '
 

@@ -184,7 +184,7 @@ test_expect_success 'the clock: every record says icount or wall; the report lab
 test_expect_success 'collect: a sample field that is not a whole number, or missing, drops that sample, named, exit 1; a decimal is read exactly' '
 	agent_lines 3 >base.out &&
 	# the nd_pmem rebind of index 2: memmap_ms=12 made each bad value
-	for bad in 12abc 12ms x "" 1e999; do
+	for bad in 12abc 12ms x "" 1e999 inf nan -inf; do
 		{ sed "/driver=nd_pmem.*index=2/s/memmap_ms=12/memmap_ms=$bad/" base.out; printf "done\n"; } >agent.out &&
 		grep -q "memmap_ms=$bad	" agent.out && expect_fail collect agent.out &&
 		grep_err "agent.out: sample of nd_pmem/rebind: memmap_ms is not a number: $bad: the sample is dropped" &&

@@ -108,7 +108,27 @@ bad = [r for r in chk if abs(r[\"samples\"][0] - 100 * (1 / 1.1 - 1)) > 1e-2]
 assert not bad, bad[0]
 ins = [r for r in chk if r[\"params\"][\"sample\"] == \"in\"]
 assert ins and all(r[\"params\"][\"same_mix_as\"].startswith(\"cost/\") for r in ins)
-" "$COSTS"
+" "$COSTS" &&
+	# one kernel 20% off the additive model: the model error is the RMS of
+	# the held-out errors fit.txt prints, kernel by kernel
+	python3 -c "
+import json
+for l in open(\"times.jsonl\"):
+    r = json.loads(l)
+    if r[\"case\"] == \"cost/store-mem\":
+        r[\"samples\"] = [s * 1.2 for s in r[\"samples\"]]
+    print(json.dumps(r))
+" >off.jsonl &&
+	"$FIT" --times off.jsonl --check-times times2.jsonl $(counts) --table off-table.jsonl \
+		--max-held-out-pct 1000 >off.txt &&
+	python3 -c "
+import json, math, re
+held = [float(m) for m in re.findall(r\"held out +([+-][0-9.]+)%\", open(\"off.txt\").read())]
+assert len(held) == 26 and max(map(abs, held)) > 1, held
+rms = math.sqrt(sum(h * h for h in held) / len(held)) / 100
+got = json.loads(open(\"off-table.jsonl\").readline())[\"params\"][\"model_error_rel\"]
+assert abs(got - rms) < 5e-4, (got, rms)
+"
 '
 
 test_expect_success 'one kernel 60% off what the others say: the table does not fit, said, no table' '
