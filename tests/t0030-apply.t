@@ -151,9 +151,9 @@ test_expect_success 'a git am the toolkit did not start is refused and left as i
 '
 
 test_expect_success 'SERIES_REF or REF_NS outside the toolkit namespace is refused' '
-	rc=0; SERIES_REF=refs/heads/master $APPLY 2>err || rc=$?; cat err && [ $rc = 2 ] &&
+	{ rc=0; SERIES_REF=refs/heads/master $APPLY 2>err || rc=$?; } && cat err && [ $rc = 2 ] &&
 	grep -q "SERIES_REF=.refs/heads/master. must be a ref under $REF_NS/" err &&
-	rc=0; REF_NS=refs/heads $APPLY 2>err || rc=$?; cat err && [ $rc = 2 ] &&
+	{ rc=0; REF_NS=refs/heads $APPLY 2>err || rc=$?; } && cat err && [ $rc = 2 ] &&
 	grep -q "REF_NS=.refs/heads. must be refs/x86-copy-series or refs/x86-copy-series-<name>" err &&
 	! git -C "$WORKTREE" rev-parse -q --verify refs/heads/master &&
 	! git -C "$WORKTREE" rev-parse -q --verify refs/heads/series

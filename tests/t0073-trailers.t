@@ -58,7 +58,7 @@ only_five() {
 }
 
 setup() {
-	cp -r "$TOP/patches" p &&
+	rm -rf p && cp -r "$TOP/patches" p &&
 	list=$("$BIN/series-check" p/series) &&
 	f2=$(printf "%s\n" "$list" | awk -F"\t" "\$1 == \"applied\" && ++n == 2 { print \$2 }") &&
 	id2=$(sed -n "s/^Message-Id: //p" "p/$f2") &&
@@ -203,7 +203,7 @@ test_expect_success 'Message-Id in any case: of a reply (a reply to it is thread
 		mail_id "<b@r>" "T <t@example.org>" "$id5" "" "Re: five" "Tested-by: T <t@example.org>" >replies.mbox &&
 		only_five &&
 		{ sed -n "1,/^\$/p" "p/$(patch_file 5)"; echo "Reviewed-by: Self <self@example.org>"; echo; } >replies.mbox &&
-		"$COLLECT" p/series replies.mbox >found 2>err; cat err &&
+		{ "$COLLECT" p/series replies.mbox >found 2>err || :; } && cat err &&
 		[ ! -s found ] && grep -q "is a mail of the series itself, not a reply: skipped" err || exit 1
 	done
 '
