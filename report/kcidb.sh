@@ -32,6 +32,7 @@ SCHEMA=$TOP/report/kcidb/schema-v5.3.json
 VALIDATE=$TOP/report/kcidb/validate.py
 # Debian's python3-jsonschema is for Debian's python3, not another on PATH
 PY=/usr/bin/python3
+tool_built series-check
 "$PY" -c 'import jsonschema' 2>/dev/null ||
 	die "validate: $PY cannot import jsonschema: install Debian's python3-jsonschema ('make deps')"
 
@@ -40,7 +41,8 @@ if [ -n "$set" ]; then
 	commits=$set/commits.txt
 	[ -f "$commits" ] || die "RESULTS: $set holds no commits.txt: not a result set (make report RESULTS= says more)"
 else
-	if [ -n "${CI_QUICK:-}" ]; then ci_out=$OUT/quick; else ci_out=$OUT/ci; fi
+	# (ci/run.sh's own rule)
+	if [ -n "${CI_QUICK:-}" ]; then ci_out=${CI_OUT:-$OUT/quick}; else ci_out=${CI_OUT:-$OUT/ci}; fi
 	commits=$ci_out/commits.txt
 	[ -f "$commits" ] || die "records: $commits is missing: no run here to describe (run 'make' or 'make ci' first, or give RESULTS=<set>)"
 fi
@@ -57,12 +59,13 @@ trap 'exit 143' TERM
 KCIDB_PATCHSETS=$run_dir/patchsets.tsv
 export KCIDB_OUT KCIDB_PATCHSETS
 
-# applied_patches: the series' applied patch files, in order, one a line
+# applied_patches: the series' applied patch files, in order, one a line,
+# as series-check (the one reader of patches/series) lists them
 applied_patches() {
 	ap_dir=${PATCHES:-$TOP/patches}
-	awk '!/^#/ && $2 == "applied" { print $1 }' "$ap_dir/series" | while read -r ap; do
-		printf '%s/%s\n' "$ap_dir" "$ap"
-	done
+	ap_list=$("$BIN/series-check" "$ap_dir/series") ||
+		die "patches: $ap_dir/series does not read (series-check, above)"
+	printf '%s\n' "$ap_list" | awk -F '\t' -v d="$ap_dir" '$1 == "applied" { print d "/" $2 }'
 }
 
 # patch_id: the stable patch id of the diff on stdin

@@ -28,7 +28,7 @@ tiny_tree() {
 		echo "line $n" >>tree/f && git -C tree add f &&
 		git -C tree -c user.name=T -c user.email=t@example.org commit -q -m "x: change $n" || return 1
 	done &&
-	mkdir patches && git -C tree format-patch -q -o "$SCRATCH/patches" HEAD~2 &&
+	mkdir patches && git -C tree format-patch -q --thread -o "$SCRATCH/patches" HEAD~2 &&
 	{ echo "# series"; (cd patches && ls 0*.patch) | sed "s/$/ applied/"; } >patches/series &&
 	git -C tree log --reverse --format="%H%x09%s" >commits.txt
 }
