@@ -2,8 +2,10 @@
 /*
  * format.c - numbers and names as the report writes them.  See format.h.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "format.h"
 
@@ -110,11 +112,26 @@ const char *rule_name(enum rule r)
 	}
 }
 
+/*
+ * Text of the records (a subject, a setup) as Markdown text, never as
+ * markup: what CommonMark and GFM would read as a table cell's end, code,
+ * emphasis, a link, raw HTML or an autolink ('<' before a letter, '/',
+ * '!' or '?'), or an entity ('&' before a letter, a digit or '#') is
+ * backslash-escaped (any ASCII punctuation may be); '_' only where it
+ * could open or close emphasis, not inside a word (mm_init).
+ */
 void md_escape(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '|')
+	const char *p;
+
+	for (p = s; p && *p; p++) {
+		unsigned char next = p[1];
+
+		if (strchr("\\`*[]|", *p) ||
+		    (*p == '<' && (isalpha(next) || (next && strchr("/!?", next)))) ||
+		    (*p == '&' && (isalnum(next) || next == '#')) ||
+		    (*p == '_' && !(p > s && isalnum((unsigned char)p[-1]) && isalnum(next))))
 			fputc('\\', f);
-		fputc(*s, f);
+		fputc(*p, f);
 	}
 }
