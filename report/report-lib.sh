@@ -92,6 +92,20 @@ report_make() {
 	fi
 }
 
+# set_report_dir SET: the directory of a committed set's report:
+# REPORT_OUT, else $OUT/report/<the set's path below results/, / as ->
+set_report_dir() {
+	if [ -n "${REPORT_OUT:-}" ]; then
+		printf '%s\n' "$REPORT_OUT"
+		return
+	fi
+	srd_name=$(realpath -m --relative-to="$TOP/results" "$1")
+	case $srd_name in ../* | /*) srd_name=$(basename "$1") ;; esac
+	srd_name=$(printf '%s' "$srd_name" | tr '/' '-')
+	case $srd_name in '' | . | *[!A-Za-z0-9._+-]*) die "RESULTS: '$1' gives no name of [A-Za-z0-9._+-] for its report directory (set REPORT_OUT=DIR)" ;; esac
+	printf '%s\n' "$OUT/report/$srd_name"
+}
+
 # report_check: the gate's settings, each refused by name (exit 2) before
 # anything is written
 report_check() {

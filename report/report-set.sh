@@ -31,15 +31,7 @@ if [ ! -f "$set/commits.txt" ]; then
 fi
 report_check
 tool_built ci-report
-# the report directory: REPORT_OUT, else named by the set
-dest=${REPORT_OUT:-}
-if [ -z "$dest" ]; then
-	name=$(realpath -m --relative-to="$TOP/results" "$set")
-	case $name in ../* | /*) name=$(basename "$set") ;; esac
-	name=$(printf '%s' "$name" | tr '/' '-')
-	case $name in '' | . | *[!A-Za-z0-9._+-]*) die "RESULTS: '$set' gives no name of [A-Za-z0-9._+-] for its report directory (set REPORT_OUT=DIR)" ;; esac
-	dest=$OUT/report/$name
-fi
+dest=$(set_report_dir "$set") || exit
 
 # the records: every <commit>.jsonl of a commit the set lists
 set --

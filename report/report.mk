@@ -18,14 +18,17 @@ REPORT_OBJ = $(call objs,report/gate.c report/out-text.c report/out-md.c report/
 	report/format.c report/outputs.c report/functions.c report/predict.c report/builds.c \
 	report/summary.c)
 
-C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-verdict
+C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-verdict $(BIN)/ci-html
 $(BIN)/ci-report: $(call objs,report/report-main.c report/claims.c report/plots.c report/out-kcidb.c) \
 	$(REPORT_OBJ) $(LIB_OBJ)
 $(BIN)/ci-merge: $(call objs,report/merge-main.c) $(REPORT_OBJ) $(LIB_OBJ)
+# make html: a report as one page; Markdown by cmark-gfm (its GFM tables)
+$(BIN)/ci-html: $(call objs,report/html-main.c report/outputs.c) $(LIB_OBJ)
+$(BIN)/ci-html: LDLIBS += -lcmark-gfm-extensions -lcmark-gfm
 # make send's question: do make ci's report and summary pass the series?
 $(BIN)/ci-verdict: $(call objs,report/verdict.c lib/util.c)
 
-.PHONY: report merge kcidb report-check-c
+.PHONY: report merge kcidb html report-check-c
 
 # RESULTS=<set>: a committed set's report, into out/report/<set>
 report: $(BIN)/ci-report
@@ -41,6 +44,12 @@ merge: $(BIN)/ci-merge
 kcidb: $(BIN)/ci-report
 	$(Q)sh report/kcidb.sh $${RESULTS:+"$$RESULTS"}
 
+# the report of the run here, or of RESULTS=<set>, as one self-contained
+# HTML page (HTML_OUT=FILE, default report.html beside report.md; MERGE=DIR,
+# RANGE_DIFF=FILE|none)
+html: $(BIN)/ci-report $(BIN)/ci-html
+	$(Q)sh report/html.sh $${RESULTS:+"$$RESULTS"}
+
 report-check-c:
 	$(Q)perl kernel-tree/scripts/checkpatch.pl --no-tree --strict -q -f report/*.c report/*.h
 
@@ -52,4 +61,7 @@ HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order,
 HELP += '  kcidb          the records of the run here (RESULTS=<set>: a committed set'"'"'s) as'
 HELP += '                 KernelCI'"'"'s KCIDB v5.3 JSON, validated offline against its schema'
 HELP += '                 (report/kcidb/), into out/kcidb/kcidb.json (KCIDB_OUT=FILE)'
+HELP += '  html           the report of the run here (RESULTS=<set>: a committed set'"'"'s) as one'
+HELP += '                 self-contained page, plots inline (report.html beside report.md;'
+HELP += '                 HTML_OUT=FILE, MERGE=<make merge dir>, RANGE_DIFF=FILE|none)'
 HELP += '  report-check-c checkpatch.pl --strict on the report C'

@@ -307,6 +307,39 @@ check_gnuplot() {
 	grep -q '<svg' p.svg
 }
 
+check_cmark_gfm() {
+	what 'a program builds against cmark-gfm and renders a GFM table, raw HTML left out (make html)'
+	cat >m.c <<-'C'
+	#include <cmark-gfm.h>
+	#include <cmark-gfm-core-extensions.h>
+	#include <string.h>
+	int main(void)
+	{
+		static const char md[] = "| a | b |\n|---|---|\n| 1 | <b>2</b> |\n";
+		cmark_parser *p;
+		char *h;
+
+		cmark_gfm_core_extensions_ensure_registered();
+		p = cmark_parser_new(CMARK_OPT_DEFAULT);
+		cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension("table"));
+		cmark_parser_feed(p, md, sizeof(md) - 1);
+		h = cmark_render_html(cmark_parser_finish(p), CMARK_OPT_DEFAULT,
+				      cmark_parser_get_syntax_extensions(p));
+		return !(strstr(h, "<td>1</td>") && !strstr(h, "<b>"));
+	}
+	C
+	gcc -o m m.c -lcmark-gfm-extensions -lcmark-gfm
+	./m
+}
+
+# chromium as root needs --no-sandbox; headless, it needs no display
+check_chromium() {
+	what 'headless, it loads a page and dumps its DOM (the test of make html)'
+	printf '<!DOCTYPE html><title>t</title><p id="x">a &lt; b</p>\n' >c.html
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$PWD/c.html" 2>/dev/null >c.dom
+	grep -q '<p id="x">a &lt; b</p>' c.dom
+}
+
 check_jsonschema() {
 	what 'Debian'"'"'s python3 validates with it, formats checked (make kcidb)'
 	/usr/bin/python3 - <<-'PY'

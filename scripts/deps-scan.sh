@@ -31,7 +31,7 @@ scan=$scan_dir/scan
 
 # Words that the scan finds in prose (messages, case labels, heredocs)
 # and that happen to name a program; none of them is run.
-PROSE='file kvm size w wall dir see'
+PROSE='file kvm size w wall dir see open'
 
 listed=$(deps_packages | sort -u)
 DEBIAN_PATH=/usr/sbin:/usr/bin:/sbin:/bin
