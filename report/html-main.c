@@ -288,6 +288,9 @@ static void merge_section(struct page *p, const char *path)
 		char *md = slurp(path, &len), *html;
 		cmark_node *doc, *c;
 
+		fputs("<p>make merge's table, from <code>", f);
+		esc(f, path);
+		fputs("</code>:</p>\n", f);
 		cmark_parser_attach_syntax_extension(mp, cmark_find_syntax_extension("table"));
 		cmark_parser_feed(mp, md, len);
 		doc = cmark_parser_finish(mp);
