@@ -107,6 +107,16 @@ static void measures_check(void)
 	}
 }
 
+int claim_known(const char *id)
+{
+	size_t j;
+
+	for (j = 0; j < ARRAY_SIZE(claims); j++)
+		if (!strcmp(claims[j].id, id))
+			return 1;
+	return 0;
+}
+
 /* ---- the series ---- */
 
 static int unit_char(int c)
@@ -1070,9 +1080,13 @@ static void claim_eval(struct report *r, const struct claim *c, struct claim_res
 		res->reproduced = xstrdup("-");
 	} else {
 		reproduce(r, c, res, pr.a, pr.b, pr.ca, pr.cb, &cl);
+		limits_eval(r, res, pr.b, fb);
 		model_beside(r, c, res, fa, fb, pr.setup);
 		res->predicted = predict_beside(r, c->suite, c->from_case, c->to_case, fa, fb);
 	}
+	/* a bind claim without records: its claimed side's limits alone */
+	if (!res->limits)
+		limits_eval(r, res, NULL, 0);
 	pair_free(&pr);
 }
 
@@ -1082,6 +1096,7 @@ void claims_eval(struct report *r)
 	size_t i, j;
 
 	measures_check();
+	limits_check(claim_known);
 	series_read(r);
 	map_columns(r);
 	r->nclaims = ARRAY_SIZE(claims);
@@ -1128,6 +1143,7 @@ void claims_free(struct report *r)
 		free(r->claims[i].setup);
 		free(r->claims[i].model);
 		free(r->claims[i].predicted);
+		free(r->claims[i].limits);
 	}
 	free(r->claims);
 	r->claims = NULL;

@@ -168,6 +168,7 @@ static json_object *jclaims(const struct report *r)
 		add(e, "model_to", jnum(c->mto));
 		add(e, "model_pct", jnum(c->mpct));
 		add(e, "predicted", jstr(c->predicted));
+		add(e, "limits", limits_json(r, c));
 		add(e, "verdict", json_object_new_string(c->verdict));
 		add(e, "setup", json_object_new_string(c->setup));
 		json_object_array_add(a, e);

@@ -245,6 +245,7 @@ void md_write(struct report *r, FILE *f)
 	text_changelog(r, f);
 	fprintf(f, "```\n\n## Claimed vs reproduced\n\n");
 	claims_md(r, f);
+	limits_write(r, f, 1);
 	fprintf(f, "## Regression gate\n\n");
 	if (isnan(r->gate_pct)) {
 		fprintf(f, "No gate (no --gate-pct).\n\n");

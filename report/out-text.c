@@ -303,6 +303,7 @@ int text_write(struct report *r, FILE *f)
 		fprintf(f, "  ");
 		text_wrap(f, MODEL_CAVEAT, "  ");
 	}
+	limits_write(r, f, 0);
 	if (r->t.nerrors) {
 		fprintf(f, "Error records:\n");
 		errors_write(r, f);

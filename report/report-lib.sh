@@ -2,7 +2,7 @@
 # run here (ci/run.sh, make report) and for a committed set
 # (report/report-set.sh, make report RESULTS=<set>).  Sourced after
 # scripts/lib.sh; reads GATE_PCT, GATE_PCT_TCG, GATE_PCT_ICOUNT, GATE_ACK,
-# GATE_ONLY, COSTS and PATCHES, and from make kcidb (report/kcidb.sh)
+# GATE_ONLY, COSTS, CEILINGS and PATCHES, and from make kcidb (report/kcidb.sh)
 # KCIDB_OUT and KCIDB_PATCHSETS.
 
 # The gate's settings, their defaults here only ('-': given empty, they
@@ -51,6 +51,20 @@ report_make() {
 		done
 		set +f
 	fi
+	# This CPU's measured ceilings for the bind claims' limits: the
+	# records of the newest make costs here, or CEILINGS=FILE (none: none)
+	case ${CEILINGS:-} in
+	'')
+		rm_newest=
+		for t in "$OUT"/costs/run-*/records.jsonl; do [ ! -f "$t" ] || rm_newest=$t; done
+		[ -z "$rm_newest" ] || set -- "$@" --ceilings "$rm_newest"
+		;;
+	none) ;;
+	*)
+		[ -f "$CEILINGS" ] || die "CEILINGS: '$CEILINGS' is not a file (make costs' records.jsonl, or none)"
+		set -- "$@" --ceilings "$CEILINGS"
+		;;
+	esac
 	rm_i=0
 	while [ "$rm_i" -lt "$rm_n" ]; do
 		set -- "$@" "$1"

@@ -52,6 +52,9 @@
  *                    a directory of them; repeatable): the cache model's binds
  *                    priced by it, per commit, beside the icount and model
  *                    changes and the claims, labelled as predictions
+ *   --ceilings FILE  a CPU's measured ceilings (make costs' records.jsonl:
+ *                    its streaming-store bandwidth and write-allocate
+ *                    kernel): each bind claim's rate as a fraction of them
  * Thresholds are decimal numbers (5, 2.5), 0 or above; alpha is above 0
  * and below 1: "-1", "0x10", "1e1" or " 5" are usage errors.
  * The files given are written aside and renamed into place when all of
@@ -75,7 +78,7 @@
 static void usage_exit(void)
 {
 	fprintf(stderr,
-		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--kcidb FILE] [--kcidb-patchsets FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-series FILE] [--series FILE] [--gate-only GLOB]... [--alpha A] [--costs PATH]... RECORDS...\n",
+		"%s: usage: ci-report [--commits FILE] [--text FILE] [--markdown FILE] [--json FILE] [--kcidb FILE] [--kcidb-patchsets FILE] [--plots DIR] [--gate-pct P] [--gate-pct-tcg P] [--gate-pct-icount P] [--gate-ack FILE] [--gate-series FILE] [--series FILE] [--gate-only GLOB]... [--alpha A] [--costs PATH]... [--ceilings FILE] RECORDS...\n",
 		prog_name());
 	exit(2);
 }
@@ -95,7 +98,7 @@ static double number_arg(const char *opt, const char *s)
 
 struct files {
 	const char *commits, *text, *md, *json, *plots, *acks, *gate_series;
-	const char *kcidb, *kcidb_patchsets;
+	const char *kcidb, *kcidb_patchsets, *ceilings;
 	const char **costs;
 	size_t ncosts;
 };
@@ -119,6 +122,7 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 		{ "gate-only", required_argument, NULL, 'o' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "costs", required_argument, NULL, 'C' },
+		{ "ceilings", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -170,6 +174,9 @@ static void parse_args(int argc, char **argv, struct report *r, struct files *fl
 		case 'C':
 			fl->costs = xrealloc(fl->costs, (fl->ncosts + 1) * sizeof(char *));
 			fl->costs[fl->ncosts++] = optarg;
+			break;
+		case 'L':
+			fl->ceilings = optarg;
 			break;
 		case 'o':
 			r->gate_only = xrealloc(r->gate_only, (r->ngate_only + 1) * sizeof(char *));
@@ -306,6 +313,7 @@ int main(int argc, char **argv)
 {
 	struct report r = {
 		.alpha = 0.05, .gate_pct = NAN, .gate_pct_tcg = NAN, .gate_pct_icount = 1,
+		.ceil_nt = NAN, .ceil_wa = NAN,
 	};
 	struct records rs = { 0 }, cost_rs = { 0 };
 	struct outputs out = { 0 };
@@ -344,6 +352,8 @@ int main(int argc, char **argv)
 	}
 	if (cost_tables(&cost_rs, &r.costs, &r.ncosts, &why))
 		die("costs: %s", why);
+	if (fl.ceilings)
+		limits_ceilings(&r, fl.ceilings);
 	claims_eval(&r);
 	r.plots_link = plots_beside(fl.md, fl.plots);
 
@@ -378,6 +388,7 @@ int main(int argc, char **argv)
 			"the rules and every decision are in the report; a change that is right is accepted in a --gate-ack file, never by a higher threshold");
 
 	claims_free(&r);
+	free(r.ceil_cpu);
 	gate_free(&r);
 	free(r.gate_only);
 	table_free(&r.t);

@@ -54,6 +54,21 @@ struct claim_result {
 	double mfrom, mto, mpct;	/* that change; NAN: no model records */
 	size_t nfrom, nto;
 	int stale;		/* the changelog does not quote it (any more) */
+	struct limits *limits;	/* a bind claim's (limits.c), or NULL */
+};
+
+/* A bind claim against the limits of its work (limits.c). */
+struct limits {
+	double ns_bytes;	/* the namespace bound (claims.def WORK) */
+	const char *map;	/* "dev" or "mem": where its memmap lives */
+	int hardware;		/* the claimed time is of hardware */
+	/* struct pages a bind writes (64 B each), and how they were known */
+	double cpages, rpages;	/* the claimed bind's; the reproduced one's (NAN: none) */
+	const char *cpages_how, *rpages_how;
+	double claimed_from, claimed_to;	/* GB/s the times imply; NAN: none */
+	double reproduced_from, reproduced_to;
+	double hz;		/* the reproduced kernel's HZ (its build); NAN: unknown */
+	const char *accel;	/* the reproduced records' */
 };
 
 /*
@@ -109,6 +124,9 @@ struct report {
 	size_t nfigs, nfigs_claimed;	/* the changelogs' figures; in a claim's quote */
 	struct cost_table *costs;	/* the CPUs' cost tables (--costs) */
 	size_t ncosts;
+	/* a CPU's measured ceilings, GB/s (--ceilings); NAN: none given */
+	double ceil_nt, ceil_wa;	/* streaming stores; write-allocate stores */
+	char *ceil_cpu;			/* whose: its model name and the file */
 };
 
 /* What the gate decided for row w at column c against its parent. */
@@ -144,6 +162,16 @@ int quote_find(const char *text, const char *quote, size_t **ranges, size_t *nfr
 double half_digit(int d);	/* half the last digit of d decimals, -1: 0.05 */
 const struct series_patch *column_patch(const struct report *r, size_t c);
 void claims_free(struct report *r);
+int claim_known(const char *id);
+
+/* limits.c */
+void limits_ceilings(struct report *r, const char *path);
+void limits_eval(const struct report *r, struct claim_result *res, const struct row *to,
+		 size_t to_col);
+void limits_check(int (*known)(const char *id));
+void limits_line(const struct report *r, const struct claim_result *c, FILE *f);
+void limits_write(const struct report *r, FILE *f, int md);
+struct json_object *limits_json(const struct report *r, const struct claim_result *c);
 
 /* functions.c: where the work goes, by the model's per-function counts */
 #define FN_NMETRICS 5		/* est_cycles, insns, stores, nt_stores, llc_misses */

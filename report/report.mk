@@ -16,7 +16,7 @@
 # the report does.
 REPORT_OBJ = $(call objs,report/gate.c report/out-text.c report/out-md.c report/out-json.c \
 	report/format.c report/outputs.c report/functions.c report/predict.c report/builds.c \
-	report/summary.c)
+	report/summary.c report/limits.c)
 
 C_TOOLS += $(BIN)/ci-report $(BIN)/ci-merge $(BIN)/ci-verdict $(BIN)/ci-html
 $(BIN)/ci-report: $(call objs,report/report-main.c report/claims.c report/plots.c report/out-kcidb.c) \
@@ -56,6 +56,7 @@ report-check-c:
 HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
 HELP += '                 (CI_QUICK=1: those of make quick, in out/quick); RESULTS=<set>: a committed'
 HELP += '                 set'"'"'s (results/<date-what>/<part>), into out/report/<set> (REPORT_OUT=)'
+HELP += '                 CEILINGS=FILE|none: make costs'"'"' records for the bind claims'"'"' limits'
 HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
 HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order, default this checkout'"'"'s)'
 HELP += '  kcidb          the records of the run here (RESULTS=<set>: a committed set'"'"'s) as'

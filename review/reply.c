@@ -137,6 +137,7 @@ static int held(json_object *c)
 static void claim_write(FILE *f, json_object *c)
 {
 	const char *clock = str_of(c, "clock");
+	json_object *lim;
 	char *rep;
 	double a = num_of(c, "reproduced_sd_from"), b = num_of(c, "reproduced_sd_to");
 
@@ -152,6 +153,9 @@ static void claim_write(FILE *f, json_object *c)
 	field(f, "reproduced:", rep);
 	free(rep);
 	field(f, "verdict:", str_of(c, "verdict"));
+	lim = json_object_object_get(c, "limits");
+	if (lim && str_of(lim, "text"))
+		field(f, "limits:", str_of(lim, "text"));
 	field(f, "author:", str_of(c, "what"));
 	if (measured(c))
 		field(f, "here:", str_of(c, "setup"));

@@ -29,7 +29,7 @@ t0310-bench-vm-parse t0394-bench-vm-model-host t0396-bench-vm-model-user
 t0400-bench-variants t0401-bench-selftest-guards
 t0440-cost-fit t0500-changelog-lint t0610-ci-stats t0611-stats-reference
 t0620-ci-report t0622-claims-series t0623-claims-lint t0626-ci-report-model
-t0627-ci-report-predict t0645-kcidb t0646-html
+t0627-ci-report-predict t0645-kcidb t0646-html t0647-limits
 t0630-ci-gate t0632-gate-inputs t0640-ci-merge t0642-merge-agree t0658-ci-reuse
 t0680-records-read t0682-records-errors t0685-bench-vm-report t0700-reply'
 

@@ -79,7 +79,7 @@ for l in sys.stdin:
 
 test_expect_success 'each claim has the model beside it: the same cases and commits in est_cycles' '
 	report &&
-	grep -A1 "^  series-icount/nd_pmem " r.txt | tail -n 1 |
+	grep -A1 "^  series-icount/nd_pmem  *claimed " r.txt | tail -n 1 |
 		grep -q "^  *the model: est_cycles 87824767 -> 32636610 (-62.8%; $LABEL)$" &&
 	grep -q "^| series-icount/dax_pmem | .* | est_cycles 90039696 -> 28599102 (-68.2%; $LABEL) |$" r.md &&
 	python3 - <<-\PY

@@ -50,6 +50,7 @@ test_expect_success 'make reply: a reply to the cover letter, claim by claim, th
 	tr "\n" " " <claim | grep -q "reproduced: *1115.00 -> 649.00 ms (-41.8%, exact: tcg-icount, no test, n *5/5); sd 0 / 0 \[tcg-icount\]" &&
 	grep -q "^    verdict: *reproduced: the claimed figures" claim &&
 	grep -q "^    author: *template fast path" claim && grep -q "^    here: *1/7 -> 2/7" claim &&
+	tr "\n" " " <claim | tr -s " " | grep -q "limits: template/nd_pmem (memmap in the namespace, map=dev): claimed 25804288 struct pages x 64 B = 1.65 GB a bind" &&
 	grep -q "^  make reproduce ID=<claim id>" reply.mbox &&
 	# what the records hold, and only that: guests, no checks, no host bench
 	tr "\n" " " <reply.mbox >flat &&

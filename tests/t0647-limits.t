@@ -1,0 +1,99 @@
+#!/bin/sh
+# The limits beside each bind claim (report/limits.c): the work a bind
+# does, the rates its claimed and reproduced times imply, their fractions
+# of a CPU's measured ceilings (make costs' records) and of the published
+# Optane ones, the timer's quantum.  Every number is computed here again
+# from the records themselves (the pages metric, params.ns_size,
+# build.hz, the ceilings' samples) and from lib/claims.def's WORK lines,
+# never from what ci-report wrote; bad ceilings are refused.
+# test-parallel: its scratch directories only
+. "$(dirname "$0")/lib.sh"
+SET=$TOP/results/2026-12-05-series-v3-distro/vm-icount-100G
+CEIL=$TOP/results/2026-12-06-costs-amd-epyc-rounds/records.jsonl
+[ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
+plan 4
+
+# report [OPTION...]: ci-report of the distro set into r.json and r.txt
+report() {
+	ln -sfn "$TOP/patches" patches &&
+	{ "$BIN/ci-report" --commits "$SET/commits.txt" --json r.json "$@" "$SET"/*.jsonl >r.txt 2>err || [ $? = 1 ]; }
+}
+
+test_expect_success 'every bind claim: its work, rates, fractions and quantum, from the records' '
+	report --ceilings "$CEIL" &&
+	python3 - "$SET" "$CEIL" "$TOP/lib/claims.def" r.json <<-\EOP &&
+	import json, re, statistics, sys
+	set_dir, ceil, cdef, rj = sys.argv[1:]
+	works = {m[0]: (float(m[1]) if m[1] != "GIB100" else 100 * 2**30, m[2], m[3] == "1")
+	         for m in re.findall(r"^WORK\(\x22([^\x22]+)\x22, (\w+), \x22(\w+)\x22, ([01])\)", open(cdef).read(), re.M)}
+	assert len(works) == 13, works
+	cs = [json.loads(l) for l in open(ceil)]
+	nt = statistics.median([x for r in cs if r["case"] == "nt-store-bandwidth/movnti/64" for x in r["samples"]])
+	wa_recs = [r for r in cs if r["case"] == "cost/store-mem"]
+	wa = wa_recs[0]["params"]["buffer_bytes"] / statistics.median([x for r in wa_recs for x in r["samples"]])
+	claims = json.load(open(rj))["claims"]
+	assert sorted(c["id"] for c in claims if c["limits"]) == sorted(works), "limits of the WORK claims only"
+	close = lambda a, b: abs(a - b) <= 1e-9 * abs(b)
+	for c in claims:
+	    l = c["limits"]
+	    if not l:
+	        continue
+	    ns, mp, hw = works[c["id"]]
+	    recs = [json.loads(x) for x in open("%s/%s.jsonl" % (set_dir, c["to"]["commit"]))]
+	    pages = [r for r in recs if r["case"] == c["to"]["case"] and r["metric"] == "pages"]
+	    timed = [r for r in recs if r["case"] == c["to"]["case"] and r["metric"] == "memmap_init_ms"][0]
+	    p = statistics.median([x for r in pages for x in r["samples"]])
+	    assert l["reproduced_struct_pages"] == p and l["reproduced_struct_pages_from"] == "the records\u0027 count", (c["id"], l)
+	    assert timed["params"]["ns_size"] == ns and l["claimed_struct_pages"] == p, (c["id"], l)
+	    assert close(l["reproduced_gbs_to"], p * 64 / (c["reproduced_to"] * 1e6)), (c["id"], l)
+	    assert close(l["claimed_gbs_to"], p * 64 / (c["claimed_to"] * 1e6)), (c["id"], l)
+	    assert close(l["claimed_gbs_from"], p * 64 / (c["claimed_from"] * 1e6)), (c["id"], l)
+	    assert l["hz"] == timed["build"]["hz"] and l["quantum_ms"] == 1000 / timed["build"]["hz"]
+	    assert l["map"] == mp and l["claimed_on_hardware"] == hw
+	    fr = l["claimed_to_fraction_of"]
+	    if not hw:
+	        assert fr == {}, (c["id"], fr)
+	        continue
+	    assert close(fr["streaming"], l["claimed_gbs_to"] / nt) and close(fr["write_allocate"], l["claimed_gbs_to"] / wa), (c["id"], fr, nt, wa)
+	    assert fr["published"] == ({"1 Optane DIMM": l["claimed_gbs_to"] / 2.3,
+	                                "6 Optane DIMMs interleaved": l["claimed_gbs_to"] / 13.9} if mp == "dev" else {}), fr
+	EOP
+	tr "\n" " " <r.txt | tr -s " " >flat &&
+	grep -q "Measured ceilings (make costs. records of Oxide Virtual Turin-like Processor, .*records.jsonl): streaming stores 22.45 GB/s" flat &&
+	grep -q "series/nd_pmem (memmap in the namespace, map=dev): claimed 25804288 struct pages x 64 B = 1.65 GB a bind (the records. count), 6.76 GB/s -> 17.06 GB/s; 76% of the measured streaming-store ceiling, 85% of the write-allocate one; 742% of 1 Optane DIMM; 123% of 6 Optane DIMMs interleaved" flat &&
+	grep -q "series-icount/dax_pmem_mem (memmap in DRAM, map=mem): claimed 26214400 struct pages .* (an emulator.s clock: no hardware limit bounds it)" flat &&
+	grep -q "the timer.s quantum 1000/HZ = 1.00 ms (HZ 1000, the records. build), 0.20% of 495.00 ms" flat
+'
+
+test_expect_success 'no ceilings given: said so, no fraction of them; the published ones stay' '
+	report &&
+	tr "\n" " " <r.txt | tr -s " " >flat &&
+	grep -q "No measured ceilings: no make costs records were given" flat &&
+	! grep -q "measured streaming-store ceiling" flat &&
+	grep -q "742% of 1 Optane DIMM" flat &&
+	python3 -c "import json; l = [c[\"limits\"] for c in json.load(open(\"r.json\"))[\"claims\"] if c[\"id\"] == \"series/nd_pmem\"][0]; f = l[\"claimed_to_fraction_of\"]; assert f[\"streaming\"] is None and f[\"write_allocate\"] is None, f"
+'
+
+test_expect_success 'records of another size: each side its own work, no records: the namespace' '
+	ln -sfn "$TOP/patches" patches && sh "$TOP/tests/fixtures/ci/series.sh" fx &&
+	"$BIN/ci-report" --commits fx/commits.txt --json r.json fx/bench-vm.jsonl >r.txt 2>err || [ $? = 1 ] &&
+	python3 -c "
+import json
+l = [c[\"limits\"] for c in json.load(open(\"r.json\"))[\"claims\"] if c[\"id\"] == \"series/nd_pmem\"][0]
+assert l[\"claimed_struct_pages\"] == 100 * 2**30 / 4096 and l[\"claimed_struct_pages_from\"] == \"the namespace / 4 KiB\", l
+assert l[\"reproduced_struct_pages\"] == 4 * 2**30 / 4096 and l[\"reproduced_struct_pages_from\"] == \"the records\u0027 namespace / 4 KiB\", l
+assert l[\"hz\"] is None and l[\"quantum_ms\"] is None, l
+"
+'
+
+test_expect_success 'bad ceilings: a clear error, nothing written' '
+	echo "{\"schema\":\"x86-copy-series/record/1\",\"suite\":\"bench\",\"case\":\"cost/alu\",\"metric\":\"ns_per_call\",\"unit\":\"ns\",\"samples\":[1],\"commit\":\"aa\",\"accel\":\"host\",\"host\":\"h\",\"time\":\"t\"}" >c.jsonl &&
+	expect_fail "$BIN/ci-report" --commits "$SET/commits.txt" --json r2.json --ceilings c.jsonl "$SET"/*.jsonl &&
+	grep_err "ceilings: c.jsonl: no nt-store-bandwidth/movnti/64 bandwidth record .make costs writes them" && [ ! -e r2.json ] &&
+	expect_fail "$BIN/ci-report" --commits "$SET/commits.txt" --json r2.json --ceilings nothing.jsonl "$SET"/*.jsonl &&
+	[ ! -e r2.json ] &&
+	CEILINGS=$SCRATCH/none.jsonl REPORT_OUT=$SCRATCH/rep expect_fail sh "$TOP/report/report-set.sh" "$SET" &&
+	grep_err "CEILINGS: .*none.jsonl. is not a file" && [ ! -e rep/report.json ]
+'
+
+done_testing
