@@ -2,7 +2,7 @@
 /*
  * limits.c - each bind claim against the limits of the work it times:
  * the struct pages a bind writes (64 B each), the rate the claimed and
- * the reproduced times imply, that rate as a fraction of this host's
+ * the reproduced times imply, that rate as a fraction of a CPU's
  * measured ceilings (--ceilings: make costs' records: the streaming-store
  * bandwidth and the write-allocate rate) and of Optane's published ones,
  * and the quantum of the kernel's timer.  A claim is a bind claim when
@@ -68,13 +68,17 @@ static double rate(double bytes, double ms)
 	return ms > 0 ? bytes / (ms * 1e6) : NAN;
 }
 
-/* the median of every sample of the records of suite/case/metric */
-static double pooled_median(const struct records *rs, const char *case_name, const char *metric,
-			    const struct record **first)
+/*
+ * The median of every sample of the records of case and metric, in unit,
+ * all of one CPU (a file of two CPUs' records has no one ceiling).
+ */
+static double pooled_median(const struct records *rs, const char *path, const char *case_name,
+			    const char *metric, const char *unit, const struct record **first)
 {
 	double *x = NULL, m;
 	size_t i, j, n = 0;
 	struct stats s;
+	const char *cpu = NULL, *rcpu;
 
 	*first = NULL;
 	for (i = 0; i < rs->n; i++) {
@@ -82,8 +86,17 @@ static double pooled_median(const struct records *rs, const char *case_name, con
 
 		if (!streq(r->case_name, case_name) || !streq(r->metric, metric))
 			continue;
-		if (!*first)
+		if (!*first) {
 			*first = r;
+			cpu = r->cpu_name ? r->cpu_name : "?";
+		}
+		rcpu = r->cpu_name ? r->cpu_name : "?";
+		if (!streq(r->unit, unit))
+			die("ceilings: %s:%u: %s %s in %s, not %s", path, r->line, case_name,
+			    metric, r->unit, unit);
+		if (!streq(rcpu, cpu))
+			die("ceilings: %s:%u: %s of %s after %s: one CPU's make costs records",
+			    path, r->line, case_name, rcpu, cpu);
 		x = xrealloc(x, (n + r->n) * sizeof(*x));
 		for (j = 0; j < r->n; j++)
 			x[n++] = r->samples[j];
@@ -104,14 +117,16 @@ void limits_ceilings(struct report *r, const char *path)
 
 	if (records_read(&rs, path))
 		exit(1);
-	r->ceil_nt = pooled_median(&rs, "nt-store-bandwidth/movnti/64", "bandwidth", &nt);
-	ns = pooled_median(&rs, "cost/store-mem", "ns_per_call", &wa);
+	r->ceil_nt = pooled_median(&rs, path, "nt-store-bandwidth/movnti/64", "bandwidth", "GB/s",
+				   &nt);
+	ns = pooled_median(&rs, path, "cost/store-mem", "ns_per_call", "ns", &wa);
 	if (!nt || !wa)
 		die("ceilings: %s: no %s record (make costs writes them: its records.jsonl)", path,
 		    !nt ? "nt-store-bandwidth/movnti/64 bandwidth" : "cost/store-mem ns_per_call");
 	if (!wa->params || !json_object_object_get_ex(wa->params, "buffer_bytes", &v) ||
-	    json_object_get_double(v) <= 0)
-		die("ceilings: %s: cost/store-mem has no params.buffer_bytes", path);
+	    json_object_get_double(v) <= 0 || !(ns > 0) || !(r->ceil_nt > 0))
+		die("ceilings: %s: %s", path,
+		    "no positive streaming bandwidth, store-mem time and params.buffer_bytes");
 	r->ceil_wa = json_object_get_double(v) / ns;	/* bytes per ns: GB/s */
 	r->ceil_cpu = xasprintf("%s, %s", nt->cpu_name ? nt->cpu_name : "?", path);
 	records_free(&rs);
@@ -304,8 +319,13 @@ void limits_write(const struct report *r, FILE *f, int md)
 		t = xasprintf(CEILINGS_GIVEN, r->ceil_cpu, r->ceil_nt, r->ceil_wa);
 	else
 		t = xstrdup(CEILINGS_NONE);
-	fputs(md ? "" : "  ", f);
-	text_wrap(f, t, md ? "" : "  ");
+	if (md) {
+		md_escape(f, t);	/* a path is the user's text */
+		fputs("\n", f);
+	} else {
+		fputs("  ", f);
+		text_wrap(f, t, "  ");
+	}
 	free(t);
 	t = xasprintf("Published: %.1f GB/s %s, %.1f GB/s %s (%s).", published_limits[0].gbs,
 		      published_limits[0].name, published_limits[1].gbs, published_limits[1].name,

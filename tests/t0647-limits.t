@@ -90,6 +90,10 @@ test_expect_success 'bad ceilings: a clear error, nothing written' '
 	echo "{\"schema\":\"x86-copy-series/record/1\",\"suite\":\"bench\",\"case\":\"cost/alu\",\"metric\":\"ns_per_call\",\"unit\":\"ns\",\"samples\":[1],\"commit\":\"aa\",\"accel\":\"host\",\"host\":\"h\",\"time\":\"t\"}" >c.jsonl &&
 	expect_fail "$BIN/ci-report" --commits "$SET/commits.txt" --json r2.json --ceilings c.jsonl "$SET"/*.jsonl &&
 	grep_err "ceilings: c.jsonl: no nt-store-bandwidth/movnti/64 bandwidth record .make costs writes them" && [ ! -e r2.json ] &&
+	awk "/nt-store-bandwidth/ && !d { sub(/\"model_name\":\"[^\"]*\"/, \"\\\"model_name\\\":\\\"Other CPU\\\"\"); d = 1 } { print }" "$CEIL" >mixed.jsonl &&
+	! cmp -s mixed.jsonl "$CEIL" &&
+	expect_fail "$BIN/ci-report" --commits "$SET/commits.txt" --json r2.json --ceilings mixed.jsonl "$SET"/*.jsonl &&
+	grep_err "ceilings: mixed.jsonl:[0-9]*: nt-store-bandwidth/movnti/64 of .* after .*: one CPU.s make costs records" && [ ! -e r2.json ] &&
 	expect_fail "$BIN/ci-report" --commits "$SET/commits.txt" --json r2.json --ceilings nothing.jsonl "$SET"/*.jsonl &&
 	[ ! -e r2.json ] &&
 	CEILINGS=$SCRATCH/none.jsonl REPORT_OUT=$SCRATCH/rep expect_fail sh "$TOP/report/report-set.sh" "$SET" &&
