@@ -133,7 +133,8 @@ tool_built changelog-lint record-write
 base=$(base_commit)
 c=$(commit_list "$1") || exit 1
 
-# Our own worktree: out/tree belongs to make build.
+# Our own worktree: out/tree belongs to make build; one run at a time
+checks_tree_lock "$CT" "checks of $(printf %.12s "$c")"
 if [ ! -e "$CT/.git" ]; then
 	progress setup "creating the checks worktree $CT"
 	mkdir -p "$(dirname "$CT")"

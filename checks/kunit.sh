@@ -68,6 +68,7 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu: qemu-system-x86_64 is not
 command -v python3 >/dev/null || die "python3: not installed (kunit.py needs it): run 'make deps'"
 tool_built kunit-records record-write
 [ -e "$CT/.git" ] || die "setup: no checks worktree $CT: run 'make checks' first"
+checks_tree_lock "$CT" "KUnit of ${*:-the base and the head}"
 [ -z "$(git -C "$CT" status --porcelain --untracked-files=no)" ] ||
 	die "setup: $CT has local changes: discard them (git -C $CT checkout -f)"
 
@@ -100,6 +101,11 @@ build() {
 		tail -n 20 "$o/build.log" >&2
 		return 1
 	}
+	# the kernel is of $c only if the tree stayed at $c, unchanged,
+	# while it was built
+	[ "$(git -C "$CT" rev-parse HEAD)" = "$c" ] &&
+		[ -z "$(git -C "$CT" status --porcelain --untracked-files=no)" ] ||
+		die "checkout: $CT left $(printf %.12s "$c") or changed while its KUnit kernel was built: not recorded; run again"
 	stamp_write "$o/stamp" "$stamp"
 }
 

@@ -444,6 +444,17 @@ out_lock() {
 	lock_take 6 "$OUT/.run.lock" '' "$1" "running on $OUT"
 }
 
+# checks_tree_lock TREE WHAT: this run is the only one that checks out
+# commits in the checks worktree TREE until it exits (lock_take on
+# TREE.lock, fd 7): two would build and check each other's commits and
+# record them under their own (a KUnit kernel built while another run had
+# checked out its commit).  kunit.sh, run by checks.sh, goes on under
+# checks.sh's lock (XCS_CHECKS_LOCK).
+checks_tree_lock() {
+	mkdir -p "$(dirname "$1")" || die "checks: cannot create '$(dirname "$1")'"
+	lock_take 7 "$1.lock" XCS_CHECKS_LOCK "$2" "checking out commits in $1"
+}
+
 # A git am of the toolkit in $WORKTREE (apply, repin) leaves this marker in
 # the worktree's own git directory while it runs: a run killed outright
 # (SIGKILL, a power cut) is then known to be ours, and the next one cleans

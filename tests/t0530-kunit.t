@@ -14,7 +14,18 @@ HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no se
 [ -e "$OUT/checks/tree/.git" ] || bail "no checks worktree $OUT/checks/tree: t0520 makes it"
 KUNIT_SUITES=memcpy
 export KUNIT_SUITES
-plan 3
+plan 4
+
+# wait_for FILE: until FILE exists (a state the holder writes); a bound
+# of 120 s only keeps a broken run from hanging the suite
+wait_for() {
+	wf_n=0
+	while [ ! -e "$1" ]; do
+		wf_n=$((wf_n + 1))
+		[ $wf_n -le 1200 ] || { echo "gave up waiting for $1"; return 1; }
+		sleep 0.1
+	done
+}
 
 test_expect_success 'the head: memcpy under -cpu max, each case a passing record; fsrm skipped with QEMU'"'"'s words' '
 	KUNIT_VARIANTS="erms fsrm" $KUNIT "$HEAD" 2>err; rc=$?; cat err; [ $rc = 0 ] &&
@@ -30,6 +41,25 @@ test_expect_success 'the head: memcpy under -cpu max, each case a passing record
 	assert len(sk) == 1 and "support requested feature: CPUID" in sk[0]["reason"], sk
 	assert not [r for r in recs if r.get("cpu_variant") == "fsrm" and r["case"] != "kunit/variant/fsrm"]
 	PY
+'
+
+# holder.sh: a run that holds the checks worktree (lib.sh:
+# checks_tree_lock), as make checks does, until ./go; sh -c names it
+# in checks/ as $0, where lib.sh finds the toolkit
+test_expect_success 'a run while another holds the checks worktree: refused at once, naming it; the tree is not touched' '
+	cat >holder.sh <<-\EOS &&
+	. "$(dirname "$0")/../scripts/lib.sh"
+	checks_tree_lock "$2" "a test holder"
+	echo $$ >"$3/held.tmp" && mv "$3/held.tmp" "$3/held"
+	while [ ! -e "$3/go" ]; do sleep 0.1; done
+	EOS
+	ct=$OUT/checks/tree && at=$(git -C "$ct" rev-parse HEAD) &&
+	{ sh -c ". \"\$1\"" "$TOP/checks/holder" "$SCRATCH/holder.sh" "$ct" "$SCRATCH" & } && holder=$! &&
+	wait_for held && pid=$(cat held) &&
+	{ rc=0; KUNIT_VARIANTS=erms $KUNIT "$HEAD" >out 2>err || rc=$?; }; touch go; wait $holder; cat err;
+	[ $rc = 1 ] &&
+	grep -q "kunit: lock: another run is checking out commits in $ct: a test holder, pid $pid: wait for it to end" err &&
+	[ "$(git -C "$ct" rev-parse HEAD)" = "$at" ]
 '
 
 test_expect_success 'an unknown variant is a usage error' '
