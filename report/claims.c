@@ -1143,6 +1143,8 @@ void claims_free(struct report *r)
 		free(r->claims[i].setup);
 		free(r->claims[i].model);
 		free(r->claims[i].predicted);
+		if (r->claims[i].limits)
+			free(r->claims[i].limits->rcpu);
 		free(r->claims[i].limits);
 	}
 	free(r->claims);

@@ -52,7 +52,7 @@ struct page {
 
 /* the sections the page leads with, by report.md's heading, in order */
 static const char *const lead[] = { "Summary", "Claimed vs reproduced",
-				    "Limits of the bind claims" };
+				    "Limits of the claims" };
 static const char *const after_gate[] = { "Regression gate" };
 /* the page's own sections, and the gate between them: id, link text */
 static const char *const fixed[][2] = {

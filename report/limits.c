@@ -6,7 +6,10 @@
  * measured ceilings (--ceilings: make costs' records: the streaming-store
  * bandwidth and the write-allocate rate) and of Optane's published ones,
  * and the quantum of the kernel's timer.  A claim is a bind claim when
- * lib/claims.def gives its WORK.  See report.h.
+ * lib/claims.def gives its WORK.  A host claim with a PASS in claims.def
+ * gets the same: the bytes of a pass, the rates, the fractions of the
+ * streaming stores measured in the same run on the same CPU and of make
+ * costs' ceilings where they are of that CPU.  See report.h.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -33,6 +36,18 @@ static const struct work works[] = {
 #define WORK(id, ns_bytes, map, hardware) { id, ns_bytes, map, hardware },
 #include "claims.def"
 #undef WORK
+};
+
+struct pass {
+	const char *id;
+	double bytes;
+	const char *kind;
+};
+
+static const struct pass passes[] = {
+#define PASS(id, bytes, kind) { id, bytes, kind },
+#include "claims.def"
+#undef PASS
 };
 
 /*
@@ -62,10 +77,42 @@ static const struct work *work_of(const char *id)
 	return NULL;
 }
 
+static const struct pass *pass_of(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(passes); i++)
+		if (streq(passes[i].id, id))
+			return &passes[i];
+	return NULL;
+}
+
 /* GB/s that writing bytes in ms implies */
 static double rate(double bytes, double ms)
 {
 	return ms > 0 ? bytes / (ms * 1e6) : NAN;
+}
+
+/*
+ * The CPU a record ran on, as ceilings must match it: its model name and
+ * family/model (VMs of two EPYC generations both say "AMD EPYC")
+ */
+static char *cpu_ident(const struct record *rec)
+{
+	struct json_object *cpu, *v;
+	long fam = -1, model = -1;
+
+	if (json_object_object_get_ex(rec->obj, "cpu", &cpu) &&
+	    json_object_is_type(cpu, json_type_object)) {
+		if (json_object_object_get_ex(cpu, "family", &v))
+			fam = json_object_get_int64(v);
+		if (json_object_object_get_ex(cpu, "model", &v))
+			model = json_object_get_int64(v);
+	}
+	if (fam < 0 || model < 0)
+		return xstrdup(rec->cpu_name ? rec->cpu_name : "an unnamed CPU");
+	return xasprintf("%s family %ld model %ld", rec->cpu_name ? rec->cpu_name : "?", fam,
+			 model);
 }
 
 /*
@@ -78,7 +125,7 @@ static double pooled_median(const struct records *rs, const char *path, const ch
 	double *x = NULL, m;
 	size_t i, j, n = 0;
 	struct stats s;
-	const char *cpu = NULL, *rcpu;
+	char *cpu = NULL, *rcpu;
 
 	*first = NULL;
 	for (i = 0; i < rs->n; i++) {
@@ -88,15 +135,16 @@ static double pooled_median(const struct records *rs, const char *path, const ch
 			continue;
 		if (!*first) {
 			*first = r;
-			cpu = r->cpu_name ? r->cpu_name : "?";
+			cpu = cpu_ident(r);
 		}
-		rcpu = r->cpu_name ? r->cpu_name : "?";
+		rcpu = cpu_ident(r);
 		if (!streq(r->unit, unit))
 			die("ceilings: %s:%u: %s %s in %s, not %s", path, r->line, case_name,
 			    metric, r->unit, unit);
 		if (!streq(rcpu, cpu))
 			die("ceilings: %s:%u: %s of %s after %s: one CPU's make costs records",
 			    path, r->line, case_name, rcpu, cpu);
+		free(rcpu);
 		x = xrealloc(x, (n + r->n) * sizeof(*x));
 		for (j = 0; j < r->n; j++)
 			x[n++] = r->samples[j];
@@ -105,6 +153,7 @@ static double pooled_median(const struct records *rs, const char *path, const ch
 	if (n && !stats_summary(x, n, &s))
 		m = s.median;
 	free(x);
+	free(cpu);
 	return m;
 }
 
@@ -128,7 +177,8 @@ void limits_ceilings(struct report *r, const char *path)
 		die("ceilings: %s: %s", path,
 		    "no positive streaming bandwidth, store-mem time and params.buffer_bytes");
 	r->ceil_wa = json_object_get_double(v) / ns;	/* bytes per ns: GB/s */
-	r->ceil_cpu = xasprintf("%s, %s", nt->cpu_name ? nt->cpu_name : "?", path);
+	r->ceil_cpu_name = cpu_ident(nt);
+	r->ceil_cpu = xasprintf("%s, %s", r->ceil_cpu_name, path);
 	records_free(&rs);
 }
 
@@ -149,18 +199,75 @@ static double pages_at(const struct table *t, const struct row *w, size_t c)
 	return NAN;
 }
 
+/*
+ * The bytes a pass of the record writes, from its params: (size, else a
+ * 64 B struct page) x (pages, else calls); NAN when they do not say
+ */
+static double pass_bytes(const struct record *rec)
+{
+	double size = record_param(rec, "size"), n = record_param(rec, "pages");
+
+	if (isnan(n))
+		n = record_param(rec, "calls");
+	else if (isnan(size))
+		size = STRUCT_PAGE_BYTES;
+	return size > 0 && n > 0 ? size * n : NAN;
+}
+
+/* the median of the same run's streaming stores (8 MOVNTI a line) at column c */
+static double run_streaming(const struct table *t, size_t c)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *p = &t->rows[i];
+
+		if (streq(p->rec->suite, "bench") &&
+		    streq(p->rec->case_name, "nt-store-bandwidth/movnti/64") &&
+		    streq(p->rec->metric, "bandwidth") && streq(p->rec->unit, "GB/s") &&
+		    p->cells[c].n)
+			return p->cells[c].s.median;
+	}
+	return NAN;
+}
+
+static void pass_eval(const struct report *r, struct claim_result *res, const struct pass *ps,
+		      const struct row *to, size_t to_col, struct limits *l)
+{
+	const struct record *first = to ? to->cells[to_col].first : NULL;
+
+	l->kind = ps->kind;
+	l->hardware = 1;
+	l->hz = NAN;
+	l->cbytes = ps->bytes;
+	l->rbytes = first ? pass_bytes(first) : NAN;
+	l->run_nt = to ? run_streaming(&r->t, to_col) : NAN;
+	l->rcpu = first ? cpu_ident(first) : NULL;
+	l->accel = first ? first->accel : NULL;
+	l->claimed_from = rate(l->cbytes, res->cfrom);
+	l->claimed_to = rate(l->cbytes, res->cto);
+	l->reproduced_from = rate(l->rbytes, res->rfrom);
+	l->reproduced_to = rate(l->rbytes, res->rto);
+}
+
 void limits_eval(const struct report *r, struct claim_result *res, const struct row *to,
 		 size_t to_col)
 {
 	const struct work *wk = work_of(res->id);
+	const struct pass *ps = pass_of(res->id);
 	const struct record *first = to ? to->cells[to_col].first : NULL;
 	struct json_object *v;
 	struct limits *l;
 	double rec_ns = NAN;
 
-	if (!wk)
+	if (!wk && !ps)
 		return;
 	l = xcalloc(1, sizeof(*l));
+	if (ps) {
+		pass_eval(r, res, ps, to, to_col, l);
+		res->limits = l;
+		return;
+	}
 	l->ns_bytes = wk->ns_bytes;
 	l->map = wk->map;
 	l->hardware = wk->hardware;
@@ -170,6 +277,7 @@ void limits_eval(const struct report *r, struct claim_result *res, const struct 
 	if (first && first->params && json_object_object_get_ex(first->params, "ns_size", &v))
 		rec_ns = json_object_get_double(v);
 	l->accel = first ? first->accel : NULL;
+	l->rcpu = first ? cpu_ident(first) : NULL;
 
 	/* the reproduced bind's work: the records' count, else their namespace's pages */
 	l->rpages = to ? pages_at(&r->t, to, to_col) : NAN;
@@ -199,8 +307,15 @@ void limits_check(int (*known)(const char *id))
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(works); i++)
-		if (!known(works[i].id))
-			die("claims.def: WORK(\"%s\"): no CLAIM of that id", works[i].id);
+		if (!known(works[i].id) || pass_of(works[i].id))
+			die("claims.def: WORK(\"%s\"): %s", works[i].id,
+			    pass_of(works[i].id) ? "a PASS too" : "no CLAIM of that id");
+	for (i = 0; i < ARRAY_SIZE(passes); i++)
+		if (!known(passes[i].id) ||
+		    (!streq(passes[i].kind, "memory") && !streq(passes[i].kind, "cache")))
+			die("claims.def: PASS(\"%s\"): %s", passes[i].id,
+			    known(passes[i].id) ? "its kind is not memory or cache" :
+			    "no CLAIM of that id");
 }
 
 /* "6.1 GB/s" or "-"; "(x% of NAME)" pieces */
@@ -212,13 +327,14 @@ static struct text gbs(double x)
 	return t;
 }
 
-static void fractions(const struct report *r, FILE *f, double x, const char *map)
+/* x against the measured ceilings (when given) and, with measured 0, the published ones alone */
+static void fractions_of(const struct report *r, FILE *f, double x, const char *map, int measured)
 {
 	size_t i;
 
 	if (isnan(x))
 		return;
-	if (!isnan(r->ceil_nt))
+	if (measured && !isnan(r->ceil_nt))
 		fprintf(f,
 			"; %.0f%% of the measured streaming-store ceiling, %.0f%% of the write-allocate one",
 			100 * x / r->ceil_nt, 100 * x / r->ceil_wa);
@@ -228,10 +344,74 @@ static void fractions(const struct report *r, FILE *f, double x, const char *map
 				published_limits[i].name);
 }
 
+static void fractions(const struct report *r, FILE *f, double x, const char *map)
+{
+	fractions_of(r, f, x, map, 1);
+}
+
+/*
+ * fractions() of a reproduced rate: the measured ceilings only where
+ * they are of the CPU the records ran on
+ */
+static void same_cpu_fractions(const struct report *r, FILE *f, double x, const char *map,
+			       const char *cpu)
+{
+	if (isnan(r->ceil_nt) || (cpu && streq(cpu, r->ceil_cpu_name))) {
+		fractions(r, f, x, map);
+		return;
+	}
+	fprintf(f, "; the measured ceilings are of another CPU (%s), not of %s: %s",
+		r->ceil_cpu_name, cpu ? cpu : "an unnamed one", "not set against them");
+	fractions_of(r, f, x, map, 0);
+}
+
+/* a host claim's limits: pass_eval()'s */
+static void pass_line(const struct report *r, const struct claim_result *c, FILE *f)
+{
+	const struct limits *l = c->limits;
+	int memory = streq(l->kind, "memory");
+
+	/*
+	 * The claimed times are of a host the claim does not name: set
+	 * against no ceiling (the reproduced ones are, on their own CPU)
+	 */
+	fprintf(f, "%s (host, %s): claimed %.3g GB a pass (its workload as it states it), %s -> %s",
+		c->id,
+		memory ? "struct pages written to memory" : "4 KiB copies between cache states",
+		l->cbytes / 1e9, gbs(l->claimed_from).s, gbs(l->claimed_to).s);
+	if (!memory)
+		fputs(" (copies in the caches: no memory ceiling bounds them)", f);
+	if (isnan(l->reproduced_to)) {
+		fprintf(f, "; reproduced: %s\n",
+			isnan(c->rto) ? "no figures" :
+			"no bytes known (no size and pages or calls in the records' params)");
+		return;
+	}
+	fprintf(f, "; reproduced %.3g GB a pass (the records' params), %s -> %s on %s",
+		l->rbytes / 1e9, gbs(l->reproduced_from).s, gbs(l->reproduced_to).s,
+		l->rcpu ? l->rcpu : "an unnamed CPU");
+	if (!memory) {
+		fputs("\n", f);
+		return;
+	}
+	if (!isnan(l->run_nt))
+		fprintf(f, ", %.0f%% of the streaming stores %s (%.2f GB/s, 8 MOVNTI a line)",
+			100 * l->reproduced_to / l->run_nt, "measured in the same run", l->run_nt);
+	else
+		fputs(", no streaming stores measured in the same run", f);
+	same_cpu_fractions(r, f, l->reproduced_to, "mem", l->rcpu);
+	fputs("\n", f);
+}
+
 /* one claim's limits as one paragraph of text (the text and Markdown reports) */
 void limits_line(const struct report *r, const struct claim_result *c, FILE *f)
 {
 	const struct limits *l = c->limits;
+
+	if (l->kind) {
+		pass_line(r, c, f);
+		return;
+	}
 
 	fprintf(f,
 		"%s (memmap in %s): claimed %s struct pages x 64 B = %.3g GB a bind (%s), %s -> %s",
@@ -256,7 +436,7 @@ void limits_line(const struct report *r, const struct claim_result *c, FILE *f)
 		num_int(l->rpages).s, l->rpages * STRUCT_PAGE_BYTES / 1e9, l->rpages_how,
 		gbs(l->reproduced_from).s, gbs(l->reproduced_to).s);
 	if (l->accel && streq(l->accel, "kvm"))
-		fractions(r, f, l->reproduced_to, l->map);
+		same_cpu_fractions(r, f, l->reproduced_to, l->map, l->rcpu);
 	else
 		fprintf(f, " (%s: not a hardware rate)",
 			c->clock && streq(c->clock, "icount") ? "tcg-icount, virtual time" : "TCG");
@@ -275,7 +455,9 @@ void limits_line(const struct report *r, const struct claim_result *c, FILE *f)
 	"each; the rate its times imply; that rate as a fraction of a measured CPU's " \
 	"ceilings and of published ones where the memmap is on the namespace (map=dev) and " \
 	"the time is of hardware; the quantum of the timer the kernel prints the time with " \
-	"(jiffies: 1000/HZ ms)."
+	"(jiffies: 1000/HZ ms).  Each host claim the same way, by the bytes a pass writes: " \
+	"its reproduced rate against the streaming stores measured in the same run and " \
+	"against the measured ceilings where they are of the same CPU."
 #define CEILINGS_GIVEN \
 	"Measured ceilings (make costs' records of %s): streaming stores %.2f GB/s (8 " \
 	"MOVNTI a line, the median of its samples), write-allocate stores %.2f GB/s " \
@@ -301,6 +483,19 @@ static char *limits_text(const struct report *r, const struct claim_result *c)
 	return buf;
 }
 
+/* one claim's paragraph: a Markdown list item, or a wrapped text one */
+static void limits_item(FILE *f, const char *buf, int md)
+{
+	if (md) {
+		fputs("- ", f);
+		md_escape(f, buf);
+		fputs("\n", f);
+	} else {
+		fputs("  ", f);
+		text_wrap(f, buf, "    ");
+	}
+}
+
 /* the section of the text and Markdown reports: the limits, then a line a claim */
 void limits_write(const struct report *r, FILE *f, int md)
 {
@@ -311,7 +506,7 @@ void limits_write(const struct report *r, FILE *f, int md)
 		n += !!r->claims[i].limits;
 	if (!n)
 		return;
-	fputs(md ? "## Limits of the bind claims\n\n" : "Limits of the bind claims:\n  ", f);
+	fputs(md ? "## Limits of the claims\n\n" : "Limits of the claims:\n  ", f);
 	text_wrap(f, INTRO, md ? "" : "  ");
 	if (md)
 		fputs("\n", f);
@@ -336,19 +531,22 @@ void limits_write(const struct report *r, FILE *f, int md)
 	if (md)
 		fputs("\n", f);
 	for (i = 0; i < r->nclaims; i++) {
+		const struct claim_result *c = &r->claims[i];
 		char *buf;
 
-		if (!r->claims[i].limits)
-			continue;
-		buf = limits_text(r, &r->claims[i]);
-		if (md) {
-			fputs("- ", f);
-			md_escape(f, buf);
-			fputs("\n", f);
+		if (!c->limits) {
+			/* every claim has a line: why none applies */
+			const char *why = "lib/claims.def gives it no WORK or PASS";
+
+			if (!c->suite)
+				why = "the claim has no figure a record measures";
+			else if (streq(c->metric, "ns_per_call"))
+				why = "ns a call of one short copy: a latency, not a rate";
+			buf = xasprintf("%s: no limit applies: %s", c->id, why);
 		} else {
-			fputs("  ", f);
-			text_wrap(f, buf, "    ");
+			buf = limits_text(r, c);
 		}
+		limits_item(f, buf, md);
 		free(buf);
 	}
 	if (md)
@@ -369,6 +567,20 @@ struct json_object *limits_json(const struct report *r, const struct claim_resul
 	if (!l)
 		return NULL;
 	o = json_object_new_object();
+	if (l->kind) {
+		/* a host claim's pass */
+		json_object_object_add(o, "kind", json_object_new_string(l->kind));
+		jadd_num(o, "claimed_bytes_per_pass", l->cbytes);
+		jadd_num(o, "reproduced_bytes_per_pass", l->rbytes);
+		jadd_num(o, "claimed_gbs_from", l->claimed_from);
+		jadd_num(o, "claimed_gbs_to", l->claimed_to);
+		jadd_num(o, "reproduced_gbs_from", l->reproduced_from);
+		jadd_num(o, "reproduced_gbs_to", l->reproduced_to);
+		json_object_object_add(o, "reproduced_cpu",
+				       l->rcpu ? json_object_new_string(l->rcpu) : NULL);
+		jadd_num(o, "same_run_streaming_gbs", l->run_nt);
+		goto text;
+	}
 	jadd_num(o, "ns_bytes", l->ns_bytes);
 	json_object_object_add(o, "map", json_object_new_string(l->map));
 	json_object_object_add(o, "claimed_on_hardware", json_object_new_boolean(l->hardware));
@@ -398,6 +610,7 @@ struct json_object *limits_json(const struct report *r, const struct claim_resul
 		json_object_object_add(fr, "published", pub);
 	}
 	json_object_object_add(o, "claimed_to_fraction_of", fr);
+text:
 	/* the report's own sentence, for make reply */
 	{
 		char *buf = limits_text(r, c);

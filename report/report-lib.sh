@@ -51,7 +51,7 @@ report_make() {
 		done
 		set +f
 	fi
-	# This CPU's measured ceilings for the bind claims' limits: the
+	# This CPU's measured ceilings for the claims' limits: the
 	# records of the newest make costs here, or CEILINGS=FILE (none: none)
 	case ${CEILINGS:-} in
 	'')

@@ -389,6 +389,7 @@ int main(int argc, char **argv)
 
 	claims_free(&r);
 	free(r.ceil_cpu);
+	free(r.ceil_cpu_name);
 	gate_free(&r);
 	free(r.gate_only);
 	table_free(&r.t);

@@ -57,7 +57,7 @@ struct claim_result {
 	struct limits *limits;	/* a bind claim's (limits.c), or NULL */
 };
 
-/* A bind claim against the limits of its work (limits.c). */
+/* A bind or host claim against the limits of its work (limits.c). */
 struct limits {
 	double ns_bytes;	/* the namespace bound (claims.def WORK) */
 	const char *map;	/* "dev" or "mem": where its memmap lives */
@@ -69,6 +69,11 @@ struct limits {
 	double reproduced_from, reproduced_to;
 	double hz;		/* the reproduced kernel's HZ (its build); NAN: unknown */
 	const char *accel;	/* the reproduced records' */
+	/* a host claim's pass (claims.def PASS) instead of a bind */
+	const char *kind;	/* "memory" or "cache"; NULL: a bind */
+	double cbytes, rbytes;	/* bytes a pass writes: the claim's; the records' */
+	double run_nt;		/* the streaming stores measured in the same run; NAN: none */
+	char *rcpu;		/* the reproduced records' CPU, or NULL */
 };
 
 /*
@@ -127,6 +132,7 @@ struct report {
 	/* a CPU's measured ceilings, GB/s (--ceilings); NAN: none given */
 	double ceil_nt, ceil_wa;	/* streaming stores; write-allocate stores */
 	char *ceil_cpu;			/* whose: its model name and the file */
+	char *ceil_cpu_name;		/* its model name alone */
 };
 
 /* What the gate decided for row w at column c against its parent. */

@@ -56,7 +56,7 @@ report-check-c:
 HELP += '  report         rebuild out/ci/report.{md,json} and plots from the records in out/ci'
 HELP += '                 (CI_QUICK=1: those of make quick, in out/quick); RESULTS=<set>: a committed'
 HELP += '                 set'"'"'s (results/<date-what>/<part>), into out/report/<set> (REPORT_OUT=)'
-HELP += '                 CEILINGS=FILE|none: make costs'"'"' records for the bind claims'"'"' limits'
+HELP += '                 CEILINGS=FILE|none: make costs'"'"' records for the claims'"'"' limits'
 HELP += '  merge          RESULTS='"'"'dir file.jsonl ...'"'"': results of several hosts, one table by CPU'
 HELP += '                 (out/merge; MERGE_COMMITS=FILE: the series'"'"' order, default this checkout'"'"'s)'
 HELP += '  kcidb          the records of the run here (RESULTS=<set>: a committed set'"'"'s) as'

@@ -5,13 +5,17 @@
 # Optane ones, the timer's quantum.  Every number is computed here again
 # from the records themselves (the pages metric, params.ns_size,
 # build.hz, the ceilings' samples) and from lib/claims.def's WORK lines,
-# never from what ci-report wrote; bad ceilings are refused.
+# never from what ci-report wrote; bad ceilings are refused.  The host
+# claims (claims.def's PASS lines) the same way by the bytes of a pass
+# (the records' params), against the streaming stores of the same run and
+# against ceilings only of the records' own CPU; every other claim says
+# why no limit applies.
 # test-parallel: its scratch directories only
 . "$(dirname "$0")/lib.sh"
 SET=$TOP/results/2026-12-05-series-v3-distro/vm-icount-100G
 CEIL=$TOP/results/2026-12-06-costs-amd-epyc-rounds/records.jsonl
 [ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
-plan 4
+plan 5
 
 # report [OPTION...]: ci-report of the distro set into r.json and r.txt
 report() {
@@ -32,11 +36,13 @@ test_expect_success 'every bind claim: its work, rates, fractions and quantum, f
 	wa_recs = [r for r in cs if r["case"] == "cost/store-mem"]
 	wa = wa_recs[0]["params"]["buffer_bytes"] / statistics.median([x for r in wa_recs for x in r["samples"]])
 	claims = json.load(open(rj))["claims"]
-	assert sorted(c["id"] for c in claims if c["limits"]) == sorted(works), "limits of the WORK claims only"
+	passes = re.findall(r"^PASS\(\x22([^\x22]+)\x22", open(cdef).read(), re.M)
+	assert len(passes) == 10 and not set(passes) & set(works), passes
+	assert sorted(c["id"] for c in claims if c["limits"]) == sorted(list(works) + passes), "limits of the WORK and PASS claims only"
 	close = lambda a, b: abs(a - b) <= 1e-9 * abs(b)
 	for c in claims:
 	    l = c["limits"]
-	    if not l:
+	    if not l or c["id"] in passes:
 	        continue
 	    ns, mp, hw = works[c["id"]]
 	    recs = [json.loads(x) for x in open("%s/%s.jsonl" % (set_dir, c["to"]["commit"]))]
@@ -59,7 +65,7 @@ test_expect_success 'every bind claim: its work, rates, fractions and quantum, f
 	                                "6 Optane DIMMs interleaved": l["claimed_gbs_to"] / 13.9} if mp == "dev" else {}), fr
 	EOP
 	tr "\n" " " <r.txt | tr -s " " >flat &&
-	grep -q "Measured ceilings (make costs. records of Oxide Virtual Turin-like Processor, .*records.jsonl): streaming stores 22.45 GB/s" flat &&
+	grep -q "Measured ceilings (make costs. records of Oxide Virtual Turin-like Processor family 26 model 2, .*records.jsonl): streaming stores 22.45 GB/s" flat &&
 	grep -q "series/nd_pmem (memmap in the namespace, map=dev): claimed 25804288 struct pages x 64 B = 1.65 GB a bind (the records. count), 6.76 GB/s -> 17.06 GB/s; 76% of the measured streaming-store ceiling, 85% of the write-allocate one; 742% of 1 Optane DIMM; 123% of 6 Optane DIMMs interleaved" flat &&
 	grep -q "series-icount/dax_pmem_mem (memmap in DRAM, map=mem): claimed 26214400 struct pages .* (an emulator.s clock: no hardware limit bounds it)" flat &&
 	grep -q "the timer.s quantum 1000/HZ = 1.00 ms (HZ 1000, the records. build), 0.20% of 495.00 ms" flat
@@ -100,4 +106,49 @@ test_expect_success 'bad ceilings: a clear error, nothing written' '
 	grep_err "CEILINGS: .*none.jsonl. is not a file" && [ ! -e rep/report.json ]
 '
 
+# the host claims: v3'"'"'s bench records (an AMD EPYC family 26 model 2 VM)
+B=$TOP/results/2026-12-04-series-v3/bench
+test_expect_success 'every host claim: the bytes of a pass, its rates, the same run'"'"'s streaming stores; ceilings of another CPU refused, of its own set against it' '
+	ln -sfn "$TOP/patches" patches && sed -n "1p;\$p" "$SET/commits.txt" >bc.txt &&
+	hreport() { { "$BIN/ci-report" --commits bc.txt --json h.json "$@" "$B"/*.jsonl >h.txt 2>err || [ $? = 1 ]; }; } &&
+	hreport --ceilings "$CEIL" &&
+	python3 - "$B" "$TOP/lib/claims.def" h.json <<-\EOP &&
+	import json, glob, re, statistics, sys
+	bdir, cdef, hj = sys.argv[1:]
+	text = open(cdef).read()
+	recs = [json.loads(l) for f in glob.glob(bdir + "/*.jsonl") for l in open(f)]
+	claims = {c["id"]: c for c in json.load(open(hj))["claims"]}
+	close = lambda a, b: abs(a - b) <= 1e-9 * abs(b)
+	checked = 0
+	for cid in re.findall(r"^PASS\(\x22([^\x22]+)\x22", text, re.M):
+	    c, l = claims[cid], claims[cid]["limits"]
+	    if c["reproduced_to"] is None:
+	        assert l["reproduced_gbs_to"] is None and cid.startswith("rep-movsb/"), (cid, l)
+	        continue
+	    to = [r for r in recs if r["commit"] == c["to"]["commit"] and r["case"] == c["to"]["case"] and r["metric"] == "ms_per_pass"][0]
+	    p = to["params"]
+	    b = p.get("size", 64) * p["pages"]
+	    assert l["reproduced_bytes_per_pass"] == b and l["claimed_bytes_per_pass"] == (0.4e9 if "dax-mem" in cid else 1.6e9), (cid, l, b)
+	    assert close(l["reproduced_gbs_to"], b / (c["reproduced_to"] * 1e6)), (cid, l)
+	    assert close(l["claimed_gbs_from"], l["claimed_bytes_per_pass"] / (c["claimed_from"] * 1e6)), (cid, l)
+	    nt = [x for r in recs if r["commit"] == c["to"]["commit"] and r["case"] == "nt-store-bandwidth/movnti/64" for x in r["samples"]]
+	    assert close(l["same_run_streaming_gbs"], statistics.median(nt)), (cid, l, nt)
+	    assert l["reproduced_cpu"] == "AMD EPYC family 26 model 2" and l["kind"] == "memory", l
+	    checked += 1
+	assert checked == 7, checked
+	EOP
+	tr "\n" " " <h.txt | tr -s " " >flat &&
+	grep -q "nontemporal/template-copy-64 (host, struct pages written to memory): claimed 1.6 GB a pass (its workload as it states it), 23.85 GB/s -> 14.69 GB/s; reproduced 1.6 GB a pass (the records. params), 23.85 GB/s -> 14.69 GB/s on AMD EPYC family 26 model 2, 36% of the streaming stores measured in the same run (41.11 GB/s, 8 MOVNTI a line); the measured ceilings are of another CPU (Oxide Virtual Turin-like Processor family 26 model 2), not of AMD EPYC family 26 model 2: not set against them" flat &&
+	grep -q "rep-movsb/l2-to-hot-page (host, 4 KiB copies between cache states): claimed 0.268 GB a pass (its workload as it states it), 9.59 GB/s -> 22.56 GB/s (copies in the caches: no memory ceiling bounds them); reproduced: no figures" flat &&
+	grep -q "copy-user-short/e5-2690v4/1: no limit applies: ns a call of one short copy: a latency, not a rate" flat &&
+	grep -q "rep-movsb/below-512: no limit applies: the claim has no figure a record measures" flat &&
+	# ceilings of the records own CPU: set against them
+	python3 -c "import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    r[\"cpu\"][\"model_name\"] = \"AMD EPYC\"
+    print(json.dumps(r))" "$CEIL" >own.jsonl &&
+	hreport --ceilings own.jsonl && tr "\n" " " <h.txt | tr -s " " >flat &&
+	grep -q "nontemporal/template-copy-64 (host, .* on AMD EPYC family 26 model 2, 36% of the streaming stores measured in the same run (41.11 GB/s, 8 MOVNTI a line); 65% of the measured streaming-store ceiling, 73% of the write-allocate one nontemporal/fastpaths-64" flat
+'
 done_testing
