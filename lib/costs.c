@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "costs.h"
+#include "table.h"
 #include "util.h"
 
 const char *const cost_class_names[NR_COST_CLASSES] = {
@@ -159,6 +160,8 @@ int cost_tables(const struct records *rs, struct cost_table **v, size_t *n, char
 		if (isnan(t->run_spread))
 			t->run_spread = 0;
 		t->cpu = r->cpu_name;
+		if (!t->cpu_ident)
+			t->cpu_ident = record_cpu_ident(r);
 		t->microcode = record_param_str(r, "cpu_microcode");
 		if (!t->file)
 			t->file = r->file;
@@ -194,7 +197,10 @@ int cost_tables(const struct records *rs, struct cost_table **v, size_t *n, char
 
 void cost_tables_free(struct cost_table *v, size_t n)
 {
-	(void)n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].cpu_ident);
 	free(v);
 }
 

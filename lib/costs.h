@@ -88,7 +88,8 @@ extern const char *const cost_side_names[NR_COST_SIDES];
 extern const char *const cost_class_names[NR_COST_CLASSES];
 
 #define COST_SUITE "cost-table"
-#define COST_LABEL "predicted from the cost table of %s, not measured"
+/* the table's id, then its CPU by family and model (record_cpu_ident) */
+#define COST_LABEL "predicted from the cost table of %s (%s), not measured"
 
 /* the model's events (bench-vm/plugin/events.def) the classes are made of */
 #define NR_COST_EVENTS 15
@@ -106,6 +107,7 @@ struct cost_table {
 	enum cost_side side[NR_COST_CLASSES];	/* params.side, or the old rule's */
 	int sides_named;	/* records of it that name params.side */
 	const char *cpu;	/* the CPU's brand string */
+	char *cpu_ident;	/* and its family and model (record_cpu_ident) */
 	const char *microcode;	/* or NULL */
 	double c[NR_COST_CLASSES];
 	double cov[NR_COST_CLASSES][NR_COST_CLASSES];

@@ -67,6 +67,23 @@ char *record_cpu_name(const struct record *r)
 	return xstrdup(cpu);
 }
 
+char *record_cpu_ident(const struct record *r)
+{
+	struct json_object *cpu, *v;
+	long fam = -1, model = -1;
+
+	if (json_object_object_get_ex(r->obj, "cpu", &cpu) &&
+	    json_object_is_type(cpu, json_type_object)) {
+		if (json_object_object_get_ex(cpu, "family", &v))
+			fam = json_object_get_int64(v);
+		if (json_object_object_get_ex(cpu, "model", &v))
+			model = json_object_get_int64(v);
+	}
+	if (fam < 0 || model < 0)
+		return xstrdup(r->cpu_name ? r->cpu_name : "an unnamed CPU");
+	return xasprintf("%s family %ld model %ld", r->cpu_name ? r->cpu_name : "?", fam, model);
+}
+
 char *record_cpu_setup(const struct record *r)
 {
 	char *cpu = record_cpu_name(r), *s;

@@ -147,6 +147,11 @@ void table_free(struct table *t);
 int record_is_icount(const struct record *r);
 const char *record_accel_name(const struct record *r);
 char *record_cpu_name(const struct record *r);
+/*
+ * The CPU as a measured ceiling or a cost table must match it: its model
+ * name, family and model (VMs of two EPYC generations both say "AMD EPYC")
+ */
+char *record_cpu_ident(const struct record *r);
 char *record_cpu_setup(const struct record *r);
 /* the kernel build a record measured, as the report names it, or NULL */
 char *record_build_name(const struct record *r);

@@ -94,28 +94,6 @@ static double rate(double bytes, double ms)
 }
 
 /*
- * The CPU a record ran on, as ceilings must match it: its model name and
- * family/model (VMs of two EPYC generations both say "AMD EPYC")
- */
-static char *cpu_ident(const struct record *rec)
-{
-	struct json_object *cpu, *v;
-	long fam = -1, model = -1;
-
-	if (json_object_object_get_ex(rec->obj, "cpu", &cpu) &&
-	    json_object_is_type(cpu, json_type_object)) {
-		if (json_object_object_get_ex(cpu, "family", &v))
-			fam = json_object_get_int64(v);
-		if (json_object_object_get_ex(cpu, "model", &v))
-			model = json_object_get_int64(v);
-	}
-	if (fam < 0 || model < 0)
-		return xstrdup(rec->cpu_name ? rec->cpu_name : "an unnamed CPU");
-	return xasprintf("%s family %ld model %ld", rec->cpu_name ? rec->cpu_name : "?", fam,
-			 model);
-}
-
-/*
  * The median of every sample of the records of case and metric, in unit,
  * all of one CPU (a file of two CPUs' records has no one ceiling).
  */
@@ -135,9 +113,9 @@ static double pooled_median(const struct records *rs, const char *path, const ch
 			continue;
 		if (!*first) {
 			*first = r;
-			cpu = cpu_ident(r);
+			cpu = record_cpu_ident(r);
 		}
-		rcpu = cpu_ident(r);
+		rcpu = record_cpu_ident(r);
 		if (!streq(r->unit, unit))
 			die("ceilings: %s:%u: %s %s in %s, not %s", path, r->line, case_name,
 			    metric, r->unit, unit);
@@ -177,7 +155,7 @@ void limits_ceilings(struct report *r, const char *path)
 		die("ceilings: %s: %s", path,
 		    "no positive streaming bandwidth, store-mem time and params.buffer_bytes");
 	r->ceil_wa = json_object_get_double(v) / ns;	/* bytes per ns: GB/s */
-	r->ceil_cpu_name = cpu_ident(nt);
+	r->ceil_cpu_name = record_cpu_ident(nt);
 	r->ceil_cpu = xasprintf("%s, %s", r->ceil_cpu_name, path);
 	records_free(&rs);
 }
@@ -242,7 +220,7 @@ static void pass_eval(const struct report *r, struct claim_result *res, const st
 	l->cbytes = ps->bytes;
 	l->rbytes = first ? pass_bytes(first) : NAN;
 	l->run_nt = to ? run_streaming(&r->t, to_col) : NAN;
-	l->rcpu = first ? cpu_ident(first) : NULL;
+	l->rcpu = first ? record_cpu_ident(first) : NULL;
 	l->accel = first ? first->accel : NULL;
 	l->claimed_from = rate(l->cbytes, res->cfrom);
 	l->claimed_to = rate(l->cbytes, res->cto);
@@ -277,7 +255,7 @@ void limits_eval(const struct report *r, struct claim_result *res, const struct 
 	if (first && first->params && json_object_object_get_ex(first->params, "ns_size", &v))
 		rec_ns = json_object_get_double(v);
 	l->accel = first ? first->accel : NULL;
-	l->rcpu = first ? cpu_ident(first) : NULL;
+	l->rcpu = first ? record_cpu_ident(first) : NULL;
 
 	/* the reproduced bind's work: the records' count, else their namespace's pages */
 	l->rpages = to ? pages_at(&r->t, to, to_col) : NAN;

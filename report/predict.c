@@ -227,7 +227,7 @@ static int icount_pct(const struct report *r, const struct row *w, size_t c, dou
 
 char *predict_label(const struct cost_table *t)
 {
-	char *cpu = xasprintf(COST_LABEL, t->id), *l;
+	char *cpu = xasprintf(COST_LABEL, t->id, t->cpu_ident), *l;
 
 	if (t->has_error_terms)
 		return cpu;
@@ -264,7 +264,7 @@ char *predict_label(const struct cost_table *t)
 static void predict_write_head(FILE *f, int md, const struct cost_table *t, const char *label)
 {
 	if (md) {
-		fprintf(f, MSG_HEAD_MD, t->cpu);
+		fprintf(f, MSG_HEAD_MD, t->cpu_ident);
 		fprintf(f, MSG_ABOUT_MD, label, t->file);
 		if (t->has_error_terms)
 			fprintf(f, MSG_TERMS_MD, 100 * t->model_error, 100 * t->run_spread);
@@ -272,7 +272,7 @@ static void predict_write_head(FILE *f, int md, const struct cost_table *t, cons
 			fputs(MSG_NO_TERMS_MD, f);
 		fputs(MSG_TABLE_HEAD_MD, f);
 	} else {
-		fprintf(f, MSG_HEAD_TXT, t->cpu);
+		fprintf(f, MSG_HEAD_TXT, t->cpu_ident);
 		fprintf(f, MSG_ABOUT_TXT, label, t->file);
 		if (t->has_error_terms)
 			fprintf(f, MSG_TERMS_TXT, 100 * t->model_error, 100 * t->run_spread);

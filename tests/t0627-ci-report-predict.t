@@ -25,7 +25,7 @@ SET=$TOP/results/2026-12-02-series-v2-model-8G
 TABLE=$TOP/results/2026-12-02-costs-amd-epyc/cost-table.jsonl
 [ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
 plan 7
-LABEL="predicted from the cost table of AMD EPYC on vm, fit [0-9T:Z-]*, not measured; [+]- the fit's alone"
+LABEL="predicted from the cost table of AMD EPYC on vm, fit [0-9T:Z-]* [(]AMD EPYC family 25 model 1[)], not measured; [+]- the fit's alone"
 
 # report TABLE...: the set's report as r.txt, r.md, r.json
 report() {
@@ -50,7 +50,7 @@ for l in open(sys.argv[1]):
 
 test_expect_success 'every line that shows a prediction carries the label' '
 	report "$TABLE" &&
-	sed -n "/^Predicted on AMD EPYC:/,/^[A-Z]/p" r.txt >section &&
+	sed -n "/^Predicted on AMD EPYC family 25 model 1:/,/^[A-Z]/p" r.txt >section &&
 	grep " ms " section >lines && [ "$(wc -l <lines)" -ge 42 ] &&
 	! grep -v "$LABEL" lines &&
 	grep "^ *predicted: " r.txt >claims && [ "$(wc -l <claims)" -ge 2 ] &&
