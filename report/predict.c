@@ -256,7 +256,7 @@ char *predict_label(const struct cost_table *t)
 	"| commit | case | predicted ms per bind | change | icount memmap_init_ms | model est_cycles | what |\n|---|---|---|---|---|---|---|\n"
 #define MSG_NONE_MD "| %.12s | %s | - | %s | - | - | - |\n"
 #define MSG_NONE_TXT "  %.12s %-22s %s\n"
-#define MSG_ROW_MD "| %.12s | %s | %.2f -> %.2f | %+.1f%% +- %.1f%% | %s | %+.1f%% | %s |\n"
+#define MSG_ROW_MD "| %.12s | %s | %.2f -> %.2f | %+.1f%% +- %.1f%% | %s | %+.1f%% | "
 #define MSG_ROW_TXT \
 	"  %.12s %-20s %7.2f -> %7.2f ms %+7.1f%% +-%5.1f%% (icount %s, model %+.1f%%; %s)\n"
 
@@ -264,8 +264,14 @@ char *predict_label(const struct cost_table *t)
 static void predict_write_head(FILE *f, int md, const struct cost_table *t, const char *label)
 {
 	if (md) {
-		fprintf(f, MSG_HEAD_MD, t->cpu_ident);
-		fprintf(f, MSG_ABOUT_MD, label, t->file);
+		/* the CPU's name, the table's id and its path are the records' text */
+		char *head = xasprintf(MSG_HEAD_MD, t->cpu_ident);
+		char *about = xasprintf(MSG_ABOUT_MD, label, t->file);
+
+		md_escape(f, head);
+		md_escape(f, about);
+		free(head);
+		free(about);
 		if (t->has_error_terms)
 			fprintf(f, MSG_TERMS_MD, 100 * t->model_error, 100 * t->run_spread);
 		else
@@ -309,10 +315,12 @@ static void predict_write_row(const struct report *r, FILE *f, int md,
 		icount = ip.s;
 	}
 	/* the label on every line that shows a prediction */
-	if (md)
+	if (md) {
 		fprintf(f, MSG_ROW_MD, key, name, p.from_ns / 1e6, p.to_ns / 1e6,
-			p.pct, p.pct_ci, icount, mpct, label);
-	else
+			p.pct, p.pct_ci, icount, mpct);
+		md_escape(f, label);
+		fputs(" |\n", f);
+	} else
 		fprintf(f, MSG_ROW_TXT, key, name, p.from_ns / 1e6, p.to_ns / 1e6,
 			p.pct, p.pct_ci, icount, mpct, label);
 }
