@@ -320,9 +320,10 @@ static void predict_write_row(const struct report *r, FILE *f, int md,
 			p.pct, p.pct_ci, icount, mpct);
 		md_escape(f, label);
 		fputs(" |\n", f);
-	} else
+	} else {
 		fprintf(f, MSG_ROW_TXT, key, name, p.from_ns / 1e6, p.to_ns / 1e6,
 			p.pct, p.pct_ci, icount, mpct, label);
+	}
 }
 
 void predict_write(const struct report *r, FILE *f, int md)
