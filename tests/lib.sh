@@ -236,6 +236,17 @@ expect_fail() {
 	[ "$rc" = 1 ] || { echo "expected exit 1, got $rc: $*"; return 1; }
 }
 
+# wait_file FILE: until FILE exists (a state a hook, a holder or a run
+# writes); a bound of 120 s only keeps a broken run from hanging the suite
+wait_file() {
+	wf_n=0
+	while [ ! -e "$1" ]; do
+		wf_n=$((wf_n + 1))
+		[ $wf_n -le 1200 ] || { echo "gave up waiting for $1"; return 1; }
+		sleep 0.1
+	done
+}
+
 # kill_when_running LOG SIG: in the background, SIG to the process
 # group of the driver (its pid in ./driver.pid) once LOG says "fake:
 # running" (or after 60 s); the helper's pid in $helper

@@ -19,17 +19,6 @@ series_ref() {
 	git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series"
 }
 
-# wait_for FILE: until FILE exists (a state a hook or a run writes); a
-# bound of 120 s only keeps a broken run from hanging the suite
-wait_for() {
-	wf_n=0
-	while [ ! -e "$1" ]; do
-		wf_n=$((wf_n + 1))
-		[ $wf_n -le 1200 ] || { echo "gave up waiting for $1"; return 1; }
-		sleep 0.1
-	done
-}
-
 # hook BODY: a pre-applypatch hook that runs BODY at the 3rd patch, with
 # $apply the pid of apply.sh (the parent of git am)
 hook() {
@@ -85,7 +74,7 @@ test_expect_success 'a second apply while one runs: refused at once naming its p
 	hook "echo \$apply >\"$SCRATCH/reached.tmp\" && mv \"$SCRATCH/reached.tmp\" \"$SCRATCH/reached\"
 	while [ ! -e \"$SCRATCH/go\" ]; do sleep 0.1; done" &&
 	{ with_hook sh "$TOP/series/apply.sh" >out1 2>err1 & } && first=$! &&
-	wait_for reached && pid=$(cat reached) &&
+	wait_file reached && pid=$(cat reached) &&
 	expect_fail $APPLY; rc2=$?; touch go;
 	wait $first; rc1=$?; cat out1 err1;
 	[ $rc2 = 0 ] && [ $rc1 = 0 ] &&
@@ -99,7 +88,7 @@ test_expect_success 'a repin or range-diff while an apply runs: refused the same
 	hook "echo \$apply >\"$SCRATCH/reached.tmp\" && mv \"$SCRATCH/reached.tmp\" \"$SCRATCH/reached\"
 	while [ ! -e \"$SCRATCH/go\" ]; do sleep 0.1; done" &&
 	{ with_hook sh "$TOP/series/apply.sh" >out1 2>err1 & } && first=$! &&
-	wait_for reached && pid=$(cat reached) &&
+	wait_file reached && pid=$(cat reached) &&
 	TO=$BASE expect_fail sh "$TOP/series/repin.sh"; rc2=$?; cp err err.repin;
 	PREV=HEAD expect_fail sh "$TOP/series/range-diff.sh"; rc3=$?; touch go;
 	wait $first; rc1=$?; cat out1 err1 err.repin;
@@ -135,7 +124,7 @@ test_expect_success 'a lock still held by the processes of a dead run is waited 
 	# a dead owner: pid 1 with a start time it does not have
 	echo "1 1 $(cat /proc/sys/kernel/random/boot_id) apply of a killed run" >"$lock" &&
 	{ flock "$lock" sh -c "touch held; while [ ! -e release ]; do sleep 0.1; done" & } && holder=$! &&
-	wait_for held &&
+	wait_file held &&
 	{ $APPLY >out 2>err & } && run=$! &&
 	until grep -q "waiting for the processes of a run that is no longer alive (pid 1)" err; do
 		kill -0 $run 2>/dev/null || break; sleep 0.1; done;

@@ -16,17 +16,6 @@ KUNIT_SUITES=memcpy
 export KUNIT_SUITES
 plan 4
 
-# wait_for FILE: until FILE exists (a state the holder writes); a bound
-# of 120 s only keeps a broken run from hanging the suite
-wait_for() {
-	wf_n=0
-	while [ ! -e "$1" ]; do
-		wf_n=$((wf_n + 1))
-		[ $wf_n -le 1200 ] || { echo "gave up waiting for $1"; return 1; }
-		sleep 0.1
-	done
-}
-
 test_expect_success 'the head: memcpy under -cpu max, each case a passing record; fsrm skipped with QEMU'"'"'s words' '
 	KUNIT_VARIANTS="erms fsrm" $KUNIT "$HEAD" 2>err; rc=$?; cat err; [ $rc = 0 ] &&
 	r=$OUT/checks/kunit/$HEAD/records.jsonl && cat "$r" &&
@@ -55,7 +44,7 @@ test_expect_success 'a run while another holds the checks worktree: refused at o
 	EOS
 	ct=$OUT/checks/tree && at=$(git -C "$ct" rev-parse HEAD) &&
 	{ sh -c ". \"\$1\"" "$TOP/checks/holder" "$SCRATCH/holder.sh" "$ct" "$SCRATCH" & } && holder=$! &&
-	wait_for held && pid=$(cat held) &&
+	wait_file held && pid=$(cat held) &&
 	{ rc=0; KUNIT_VARIANTS=erms $KUNIT "$HEAD" >out 2>err || rc=$?; }; touch go; wait $holder; cat err;
 	[ $rc = 1 ] &&
 	grep -q "kunit: lock: another run is checking out commits in $ct: a test holder, pid $pid: wait for it to end" err &&
