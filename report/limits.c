@@ -461,19 +461,6 @@ static char *limits_text(const struct report *r, const struct claim_result *c)
 	return buf;
 }
 
-/* one claim's paragraph: a Markdown list item, or a wrapped text one */
-static void limits_item(FILE *f, const char *buf, int md)
-{
-	if (md) {
-		fputs("- ", f);
-		md_escape(f, buf);
-		fputs("\n", f);
-	} else {
-		fputs("  ", f);
-		text_wrap(f, buf, "    ");
-	}
-}
-
 /* the section of the text and Markdown reports: the limits, then a line a claim */
 void limits_write(const struct report *r, FILE *f, int md)
 {
@@ -524,7 +511,7 @@ void limits_write(const struct report *r, FILE *f, int md)
 		} else {
 			buf = limits_text(r, c);
 		}
-		limits_item(f, buf, md);
+		list_item(f, buf, md, "  ");
 		free(buf);
 	}
 	if (md)

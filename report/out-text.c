@@ -132,6 +132,22 @@ void text_wrap(FILE *f, const char *text, const char *indent)
 	fputc('\n', f);
 }
 
+/*
+ * TEXT as one item of a list: a Markdown item ("- ", escaped), or, in
+ * the text report, after LEAD, wrapped under a 4-column indent
+ */
+void list_item(FILE *f, const char *text, int md, const char *lead)
+{
+	if (md) {
+		fputs("- ", f);
+		md_escape(f, text);
+		fputc('\n', f);
+	} else {
+		fputs(lead, f);
+		text_wrap(f, text, "    ");
+	}
+}
+
 /* a changelog figure's change, on its own line, as changelogs quote it */
 static void changelog_change(FILE *f, const struct cmp *cp, const struct cmp *cb)
 {

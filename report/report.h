@@ -224,6 +224,7 @@ struct json_object *builds_json(const struct report *r);
 
 /* out-text.c */
 void text_wrap(FILE *f, const char *text, const char *indent);
+void list_item(FILE *f, const char *text, int md, const char *lead);
 int text_write(struct report *r, FILE *f);
 void errors_write(const struct report *r, FILE *f);
 void text_changelog(const struct report *r, FILE *f);

@@ -164,14 +164,7 @@ static void disagreement_write(const char *src, const struct patch_count *pc, FI
 				 evidence_name[e], pc->ev[e][1], pc->ev[e][0] + pc->ev[e][1],
 				 evidence_why[e] ? ": " : "",
 				 evidence_why[e] ? evidence_why[e] : "");
-		if (md) {
-			fputs("- ", f);
-			md_escape(f, line);
-			fputc('\n', f);
-		} else {
-			fputs("  - ", f);
-			text_wrap(f, line, "    ");
-		}
+		list_item(f, line, md, "  - ");
 		free(line);
 	}
 }
