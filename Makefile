@@ -15,7 +15,7 @@ export OUT
 # KERNEL_TREE=~/linux KERNEL_BASE=v6.12.117: use your own clone (through a
 # worktree and refs/x86-copy-series/*, never your branches)
 export KERNEL_TREE KERNEL_BASE
-# KCONFIG=distro|tiny: the guest kernel's configuration (scripts/lib.sh)
+# KCONFIG=distro|tiny: the guest kernel's configuration (build/kconfig.sh)
 export KCONFIG
 # options of the maintenance targets, passed to their scripts
 export VERSION PREV TO TO_DEBIAN REPLIES SEND FROM PATCHES_OUT COMMITS

@@ -33,6 +33,7 @@
 # equal the base's.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 PROG=checked
 
 NS_SIZE=${NS_SIZE:-2G}

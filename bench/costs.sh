@@ -36,6 +36,7 @@ set -eu
 PROG=costs
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 results=''
 case ${1:-} in

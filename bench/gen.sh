@@ -24,6 +24,7 @@ set -eu
 PROG=bench-gen
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 [ $# = 2 ] || usage_die "gen.sh SPEC OUTDIR (SPEC: REV, REV+a.diff[+b.diff], dir:PATH)"
 SPEC=$1

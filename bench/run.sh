@@ -29,6 +29,7 @@ set -eu
 PROG=bench
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 results='' check=''
 case ${1:-} in

@@ -24,6 +24,7 @@
 # Exit 1 when the commit does not build.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 . "$(dirname "$0")/kconfig.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then

@@ -34,6 +34,7 @@
 # series head.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 . "$(dirname "$0")/../build/kconfig.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then

@@ -24,6 +24,7 @@
 # timeout).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 . "$(dirname "$0")/../build/kconfig.sh"
 PROG=kunit
 results='' check=''

@@ -68,6 +68,7 @@ set -eu
 PROG=ci
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 # shellcheck source=../report/report-lib.sh
 . "$(dirname "$0")/../report/report-lib.sh"
 # shellcheck source=step-lib.sh

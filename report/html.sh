@@ -22,6 +22,7 @@ set -eu
 PROG=html
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 # shellcheck source=report-lib.sh
 . "$(dirname "$0")/report-lib.sh"
 

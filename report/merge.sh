@@ -14,6 +14,7 @@ set -eu
 PROG=merge
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 DEST=${MERGE_OUT:-$OUT/merge}
 [ $# -gt 0 ] || usage_die "merge.sh RECORDS... (make merge RESULTS='host1/out/ci host2/records.jsonl')"

@@ -16,6 +16,7 @@
 # Exit: 0; 1 an error (nothing replaced); 2 usage.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 PROG=reply
 
 [ $# = 0 ] || usage_die "make reply [REPORT=...] [COVER=mbox] [FROM='Name <addr>'] [REPLY_FILE=file]"

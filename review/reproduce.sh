@@ -28,6 +28,7 @@
 # Exit: 0; 1 an error; 2 usage or an unknown claim.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 PROG=reproduce
 
 [ $# = 1 ] && [ -n "$1" ] || usage_die "make reproduce ID=<claim id> (e.g. ID=series-icount/nd_pmem; REPORT=, CI_QUICK=1)"
@@ -96,7 +97,8 @@ cp "$BIN/bench-vm-agent" "$BIN/bench-vm-collect" "$BIN/gen_init_cpio" "$BIN/ci-r
 # before that did not list (lib.sh's pin.conf and owner.sh)
 for p in $(awk 'length($1) == 64 && $2 !~ "^/" { print $2 }' "$CI_OUT/$to/bench-vm/inputs") \
 	bench-vm/run.sh bench-vm/rundir.sh bench-vm/initramfs.sh bench-vm/pdeath.sh \
-	scripts/lib.sh series/pin.conf scripts/owner.sh; do
+	scripts/lib.sh scripts/lib-git.sh scripts/lib-lock.sh scripts/lib-build.sh \
+	series/pin.conf scripts/owner.sh; do
 	case $TOP/$p in "$OUT"/*) continue ;; esac
 	mkdir -p "$stage/$(dirname "$p")" && cp "$TOP/$p" "$stage/$p" ||
 		die "materials: cannot copy $p into $stage"

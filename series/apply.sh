@@ -9,18 +9,18 @@
 # aborts the am, leaves the worktree at the base and the series ref as it
 # was.  A mail b4 cannot assemble is named, with b4's reason in one line.
 #
-# One run at a time (lib.sh: worktree_lock): a second apply, repin or
+# One run at a time (lib-lock.sh: worktree_lock): a second apply, repin or
 # range-diff while one runs is refused at once, naming the live run's
 # pid, and changes nothing of it.  A git operation that the toolkit did
 # not start, in progress in the worktree (a rebase, a merge, a
 # cherry-pick, a revert, a bisect, a git am: a user's own work there), is
-# refused the same way, named with the command that ends it (lib.sh:
+# refused the same way, named with the command that ends it (lib-git.sh:
 # worktree_idle, am_clean_stale); repin and range-diff refuse it too.
 #
 # Interruptions: INT, TERM and HUP say "interrupted" and exit 128 + the
 # signal; during the am they end it and put the worktree back at the base
-# whatever state git was left in (lib.sh: am_undo).  A run killed outright
-# leaves a marker (lib.sh: am_marker) naming it, pid and start time; the
+# whatever state git was left in (lib-git.sh: am_undo).  A run killed outright
+# leaves a marker (lib-git.sh: am_marker) naming it, pid and start time; the
 # next run ends that am and restores the files of the patch it was
 # applying before it looks for local changes, which it still refuses and
 # never resets; a marker whose run is alive is never taken for a dead one.
@@ -31,6 +31,7 @@
 #   APPLY_BASE=<commit>  another base (default refs/x86-copy-series/base)
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}

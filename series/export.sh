@@ -35,6 +35,7 @@
 # placeholder stays: it is the documented default, no one's address.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 PATCHES=${PATCHES:-$TOP/patches}
 DEST=${PATCHES_OUT:-$PATCHES}

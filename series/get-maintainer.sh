@@ -12,6 +12,7 @@
 # their maintainers were sent patches they have nothing to do with).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 [ $# = 2 ] || usage_die "get-maintainer.sh to|cc|roles PATCH"
 case $1 in
 to) opts="--norolestats --nomultiline --nol --nor" ;;

@@ -23,6 +23,7 @@
 # and message, so its id must equal the gitlink recorded for kernel-tree.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 TARBALL=${PIN_TARBALL_OVERRIDE:-$PIN_TARBALL}
 

@@ -16,10 +16,11 @@
 # (base-commit:) to refs/x86-copy-series/prev; the current series must be
 # applied ('make apply').  An unknown PREV, or one without patches/series,
 # is refused before anything is written.  It holds the worktree's lock
-# (lib.sh: worktree_lock) from the apply of the previous version until
+# (lib-lock.sh: worktree_lock) from the apply of the previous version until
 # the worktree is back at the series head.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 prev_word=${PREV:-its previous version} prev_name=
 # version_rev N: the toolkit commit of version N of the series (above)

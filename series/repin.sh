@@ -20,9 +20,10 @@
 # the worktree as they were; TO and TO_DEBIAN together, or a TO_DEBIAN
 # that is no Debian version, are refused before anything is done.  One
 # run at a time: an apply, repin or range-diff that runs is named and the
-# repin refused (lib.sh: worktree_lock); a signal says "interrupted".
+# repin refused (lib-lock.sh: worktree_lock); a signal says "interrupted".
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}

@@ -32,6 +32,7 @@
 # export VERSION=N+1), or SEND_OVERRIDE with a reason.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+kernel_settings_check
 
 PATCHES=${PATCHES:-$TOP/patches}
 SERIES_CHECK=${SERIES_CHECK:-$BIN/series-check}

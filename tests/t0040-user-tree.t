@@ -8,7 +8,7 @@
 # is written or the worktree moves.
 . "$(dirname "$0")/lib.sh"
 [ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-plan 7
+plan 8
 PIN=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2)
 U=$TEST_OUT/user-linux
 
@@ -105,4 +105,17 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 else
 	test_skip "another user's clone" "needs root (to give a clone to nobody)"
 fi
+# Nothing is checked at source time: a script that never works on the
+# kernel repository (a report, a guest run) runs whatever KERNEL_TREE,
+# KERNEL_BASE and REF_NS say; one that does calls kernel_settings_check
+test_expect_success 'scripts/lib.sh checks nothing when sourced; kernel_settings_check refuses, exit 2 or 1' '
+	src=". \"$TOP/scripts/lib.sh\"" &&
+	REF_NS=refs/heads KERNEL_TREE=$SCRATCH/none KERNEL_BASE=x sh -c "$src && echo sourced" "$TOP/scripts/x" >out &&
+	grep -qx sourced out &&
+	{ rc=0; REF_NS=refs/heads sh -c "$src && kernel_settings_check" "$TOP/scripts/x" 2>err || rc=$?; } &&
+	[ $rc = 2 ] && grep -q "REF_NS=.refs/heads. must be" err &&
+	{ rc=0; KERNEL_TREE=$SCRATCH/none sh -c "$src && kernel_settings_check" "$TOP/scripts/x" 2>err || rc=$?; } &&
+	[ $rc = 1 ] && grep -q "KERNEL_TREE=.*none. is not a git repository" err &&
+	sh -c "$src && kernel_settings_check && echo fine" "$TOP/scripts/x" >out && grep -qx fine out
+'
 done_testing

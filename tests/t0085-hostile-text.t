@@ -160,7 +160,7 @@ materials() {
 	cp "$TOP/review/reproduce-claim.sh" "$1/reproduce.sh" &&
 	cp "$BIN/ci-reproduce" "$BIN/bench-vm-collect" "$BIN/bench-vm-agent" "$BIN/gen_init_cpio" "$1/bin/" &&
 	cp "$TOP"/bench-vm/*.sh "$1/bench-vm/" &&
-	cp "$TOP/scripts/lib.sh" "$TOP/scripts/owner.sh" "$1/scripts/" && cp "$TOP/series/pin.conf" "$1/series/" &&
+	cp "$TOP"/scripts/lib*.sh "$TOP/scripts/owner.sh" "$1/scripts/" && cp "$TOP/series/pin.conf" "$1/series/" &&
 	echo kernel >"$1/kernels/$B/arch/x86/boot/bzImage" && echo kernel >"$1/kernels/$H/arch/x86/boot/bzImage" &&
 	cp "$BUILD_ID" "$1/kernels/$B/" && cp "$BUILD_ID" "$1/kernels/$H/" &&
 	printf "#!/bin/sh\n[ \"\$1\" != --version ] || { echo \"QEMU emulator version 7.2.0 (fake)\"; exit 0; }\necho \"\$*\" >>\"%s/booted\"\nexit 1\n" "$SCRATCH" >qemu &&
