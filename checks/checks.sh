@@ -48,16 +48,21 @@ else
 	[ $# = 1 ] || usage_die "checks.sh [--results DIR] COMMIT: one commit (make checks COMMITS='...' for several)"
 fi
 
-# The checks, one line each: name, scope (patch: the mail; file: each
-# touched file, against the parent), and what runs.
+# The checks, one line each, a function each (checks/checkers.sh:
+# check_<name>): name; scope (patch: the mail; file: each touched file,
+# against the parent; build: the commit's kernel, every finding counts);
+# errors, which findings fail the commit (all; ERROR: those the tool
+# marks ERROR or error; error: the compiler's "error:"; error+types:
+# those, and sparse's address-space and base-type mismatches; the rest
+# are warnings, checks/findings.sh); and what runs.
 CHECKS='
-checkpatch patch scripts/checkpatch.pl --strict on git format-patch -1
-changelog  patch changelog-lint: subject, Signed-off-by chain, 75 columns, asm numbers
-sparse     file  sparse (make C=2 CHECK=sparse) on the touched .c files, commit .config
-cocci      file  scripts/coccinelle (MODE=report) and checks/cocci/*.cocci on the touched files
-clang      file  LLVM=1 build of the touched objects only (not a whole kernel)
-configs    file  a touched shared header: whole builds (i386, arm64; x86_64 without ZONE_DEVICE, with KMSAN, with a 96-byte struct page) and W=1
-codegen    build the machine code of the measured path and the layout of struct page, the guest build against the configuration of Debian (checks/codegen.sh)
+checkpatch patch ERROR       scripts/checkpatch.pl --strict on git format-patch -1
+changelog  patch all         changelog-lint: subject, Signed-off-by chain, 75 columns, asm numbers
+sparse     file  error+types sparse (make C=2 CHECK=sparse) on the touched .c files, commit .config
+cocci      file  ERROR       scripts/coccinelle (MODE=report) and checks/cocci/*.cocci on the touched files
+clang      file  error       LLVM=1 build of the touched objects only (not a whole kernel)
+configs    file  error       a touched shared header: whole builds (i386, arm64; x86_64 without ZONE_DEVICE, with KMSAN, with a 96-byte struct page) and W=1
+codegen    build all         the machine code of the measured path and the layout of struct page, the guest build against the configuration of Debian (checks/codegen.sh)
 '
 CHECKS_ONLY=${CHECKS_ONLY:-}
 
@@ -164,403 +169,16 @@ command -v clang >/dev/null && command -v ld.lld >/dev/null || have_clang=0
 command -v sparse >/dev/null || die "sparse: not installed: run 'make deps'"
 command -v spatch >/dev/null || die "coccinelle: spatch is not installed: run 'make deps'"
 
-# header_users HEADER: up to HEADER_USERS_MAX objects that include HEADER
-# in the commit's own build (make build: kbuild's dependency lists,
-# out/build/<commit>/**/.*.o.cmd): first those whose source the series
-# touches (base..head), then the others in name order; nothing, with a
-# word on stderr, when the commit has no build
-header_users() {
-	hu_b=$OUT/build/$c
-	[ -f "$hu_b/.config" ] || {
-		echo "$PROG: $1: its users are unknown: no build of $(printf %.12s "$c") in $hu_b (make build)" >&2
-		return 0
-	}
-	hu_head=$(kgit rev-parse -q --verify "$REF_NS/series^{commit}" || echo "$c")
-	hu_series=$(kgit diff --name-only "$base" "$hu_head" -- '*.c' '*.S' | sed 's/\.[cS]$/.o/')
-	# the source tree its build read (make build: out/tree), as kbuild
-	# names it in the dependency lists; tools/ is objtool's host build
-	hu_src=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$hu_b/Makefile")
-	(cd "$hu_b" && grep -rlF --include='.*.o.cmd' --exclude-dir=tools "$hu_src/$1 " .) 2>/dev/null |
-		sed 's|^\./||; s|\.\([^/]*\)\.cmd$|\1|' | LC_ALL=C sort |
-		awk -v series="$hu_series" -v max="$HEADER_USERS_MAX" '
-			BEGIN { n = split(series, s, "\n"); for (i = 1; i <= n; i++) want[s[i]] = 1 }
-			$0 in want { print; k++; next }
-			{ rest[++r] = $0 }
-			END { for (i = 1; i <= r && k < max; i++) { print rest[i]; k++ } }' |
-		head -n "$HEADER_USERS_MAX"
-}
-
-# the objects that sparse and clang build for a list of touched files
-objects_of() {
-	for f in "$@"; do
-		case $f in
-		*.c | *.S) echo "${f%.*}.o" ;;
-		*.h) header_users "$f" ;;
-		esac
-	done | sort -u
-}
-
-# configure O=$1 for commit $2 (LLVM=1 when $3 is clang): the commit's
-# .config from make build, else tinyconfig + the bench-vm fragment
-configure() {
-	o=$1 cfg_c=$2 llvm=${3:+LLVM=1}
-	cfg=$OUT/build/$cfg_c/.config
-	mkdir -p "$o"
-	if [ ! -f "$cfg" ]; then
-		cfg=$CDIR/obj/fragment.config
-		if [ ! -f "$cfg" ]; then
-			progress config "no $OUT/build/$cfg_c/.config (make build): tinyconfig + $FRAGMENT"
-			kconfig_fragment "$CT" "$CDIR/obj/kconfig" "$FRAGMENT" &&
-			cp "$CDIR/obj/kconfig/.config" "$cfg" || die "config: tinyconfig + $FRAGMENT failed"
-		fi
-	fi
-	if ! cmp -s "$cfg" "$o/source.config"; then
-		# shellcheck disable=SC2086 # $llvm: empty or LLVM=1
-		cp "$cfg" "$o/.config" && cp "$cfg" "$o/source.config" &&
-		make -s -C "$CT" O="$o" $llvm olddefconfig >/dev/null ||
-			die "config: olddefconfig in $o failed"
-		# clang's olddefconfig may drop what depends on the compiler
-		kconfig_verify "$o/.config" "$FRAGMENT" || {
-			rm -f "$o/source.config"
-			die "config: the ${3:-gcc} configuration of $o lost an option of $FRAGMENT"
-		}
-	fi
-}
-
-# cached SIDE TOOL OBJ...: the cache file of a (tree, fragment, tools,
-# tool, objects) result: one make call per side builds all the objects of
-# a commit.  Keyed by what the output is made of, not the commit id: a
-# changelog edit finds its sparse and clang runs done, a new compiler or
-# checker does not.
-FRAGMENT_KEY=$(sha256sum <"$FRAGMENT" | cut -c1-12)
-cached() {
-	side=$1 tool=$2
-	shift 2
-	echo "$CACHE/$(tree_of "$side")-$FRAGMENT_KEY-$TOOLS_KEY/$tool/$(echo "$@" | tr ' /' '+_')"
-}
-
-# the objects among OBJ... whose source exists at the checked-out commit
-present() {
-	for obj; do
-		ls "$CT/${obj%.o}".[cS] >/dev/null 2>&1 && echo "$obj"
-	done
-}
-
-# side_prepare SIDE TOOL OBJ...: sets f (the cached output of TOOL for
-# the objects at SIDE) and objs_here (those of the objects SIDE has);
-# false when there is nothing left to do (cached, or no object: empty f)
-side_prepare() {
-	side=$1 tool=$2
-	shift 2
-	f=$(cached "$side" "$tool" "$@")
-	[ -f "$f" ] && return 1
-	checkout "$side"
-	objs_here=$(present "$@" | tr "\n" " ")
-	mkdir -p "$(dirname "$f")"
-	[ -n "$objs_here" ] || { write_file "$f" true; return 1; }
-}
-
-# sparse SIDE OBJ...: sparse's output for the objects at commit SIDE
-run_sparse_side() {
-	side=$1
-	shift
-	side_prepare "$side" sparse "$@" || return 0
-	configure "$CDIR/obj/gcc" "$side"
-	# Compile first, so that the C=2 run prints only sparse's output.
-	# One job (as every make of an object list here): kbuild reaches
-	# arch/x86/lib twice for single targets, and under -j2 two jobs
-	# compiled usercopy_64.o at once (fixdep lost its .d); host
-	# programs through ccache, as every other build's.
-	# shellcheck disable=SC2086 # object and file lists, a word each
-	write_file -e -k "$f.build" make -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" HOSTCC="ccache gcc" \
-		$objs_here ||
-		{ tail -n 20 "$f.build" >&2; die "sparse: building $objs_here of $side failed (log: $f.build)"; }
-	# shellcheck disable=SC2086 # object and file lists, a word each
-	write_file -e -k "$f.out" make -s -C "$CT" O="$CDIR/obj/gcc" CC="ccache gcc" \
-		HOSTCC="ccache gcc" C=2 CHECK=sparse $objs_here ||
-		{ cat "$f.out" >&2; die "sparse: make C=2 $objs_here of $side failed"; }
-	write_file "$f" cat "$f.out" && rm -f "$f.out" ||
-		die "sparse: cannot write $f (disk full?)"
-}
-
-# clang SIDE OBJ...: the LLVM=1 build output of the objects at SIDE
-run_clang_side() {
-	side=$1
-	shift
-	side_prepare "$side" clang "$@" || return 0
-	configure "$CDIR/obj/clang" "$side" clang
-	for obj in $objs_here; do rm -f "$CDIR/obj/clang/$obj"; done
-	rc=0
-	# -k: one object that does not compile does not hide the others
-	# shellcheck disable=SC2086 # object and file lists, a word each
-	write_file -e -k "$f.out" make -k -C "$CT" O="$CDIR/obj/clang" LLVM=1 \
-		CC="ccache clang" HOSTCC="ccache clang" $objs_here || rc=$?
-	clang_output() {
-		cat "$f.out"
-		for obj in $objs_here; do
-			# shellcheck disable=SC2012 # the object's one source, our path
-			[ -f "$CDIR/obj/clang/$obj" ] ||
-				echo "$(ls "$CT/${obj%.o}".[cS] | head -n 1):0:0: error: clang build of $obj failed (make exit $rc)"
-		done
-	}
-	write_file "$f" clang_output && rm -f "$f.out" || die "clang: cannot write $f (disk full?)"
-}
-
-# run_codegen SIDE: codegen.sh's findings for the commit SIDE (cached by
-# its tree, the guest's fragment, Debian's configuration and the tools):
-# the objects of the measured path built twice in the checks worktree,
-# with the guest's configuration (tinyconfig + FRAGMENT, as make build
-# makes it) in obj/guest and with Debian's own in obj/debian.  Each
-# directory is configured once and walked from commit to commit.
-DEBIAN_KEY=''
-[ -z "$debian_config" ] || DEBIAN_KEY=$(sha256sum <"$debian_config" | cut -c1-12)
-run_codegen() {
-	side=$1
-	# shellcheck disable=SC2086 # the objects, a word each
-	side_prepare "$side" "codegen-$DEBIAN_KEY" $CODEGEN_OBJS || return 0
-	if ! cmp -s "$FRAGMENT" "$CDIR/obj/guest/source.fragment"; then
-		rm -rf "$CDIR/obj/guest" &&
-		kconfig_fragment "$CT" "$CDIR/obj/guest" "$FRAGMENT" &&
-		cp "$FRAGMENT" "$CDIR/obj/guest/source.fragment" ||
-			die "codegen: configuring $CDIR/obj/guest with $FRAGMENT failed"
-	fi
-	if ! cmp -s "$debian_config" "$CDIR/obj/debian/source.config"; then
-		rm -rf "$CDIR/obj/debian" &&
-		mkdir -p "$CDIR/obj/debian" && cp "$debian_config" "$CDIR/obj/debian/.config" &&
-		make -s -C "$CT" O="$CDIR/obj/debian" olddefconfig >/dev/null &&
-		cp "$debian_config" "$CDIR/obj/debian/source.config" ||
-			die "codegen: olddefconfig of Debian's configuration in $CDIR/obj/debian failed"
-	fi
-	for cg_o in guest debian; do
-		# shellcheck disable=SC2086 # the objects, a word each
-		make -C "$CT" O="$CDIR/obj/$cg_o" CC="ccache gcc" HOSTCC="ccache gcc" $CODEGEN_OBJS \
-			>"$f.$cg_o.build" 2>&1 || {
-			tail -n 20 "$f.$cg_o.build" >&2
-			die "codegen: building $CODEGEN_OBJS of $side with the $cg_o configuration failed (log: $f.$cg_o.build)"
-		}
-	done
-	rc=0
-	{
-		sh "$TOP/checks/codegen.sh" code "$CDIR/obj/debian" "$CDIR/obj/guest" || rc=$?
-		[ "$rc" -ge 2 ] || sh "$TOP/checks/codegen.sh" layout "$CDIR/obj/debian" "$CDIR/obj/guest" "$CT" ||
-			{ r=$?; [ "$r" -lt 2 ] || rc=$r; }
-	} >"$f.tmp"
-	[ "$rc" -lt 2 ] || die "codegen: checks/codegen.sh could not compare the builds of $side (above)"
-	mv "$f.tmp" "$f"
-}
-
-# Normalise compiler-style output (sparse, clang): "file: severity: msg"
-# with the line and column numbers and the tree's path removed; the
-# indented continuation lines of sparse are joined to their finding.
-# (the objects' directories, obj/gcc and obj/clang, are one deep alike)
-normalise_cc() {
-	tree_paths_out "$CT" "$CDIR/obj/gcc" | sed -e "s|$CDIR/obj/[a-z]*/||g" | awk '
-	/^[^ ].*:[0-9]+:[0-9]+: (warning|error): / {
-		if (cur != "") print cur
-		sub(/:[0-9]+:[0-9]+: /, ": ")
-		cur = $0
-		next
-	}
-	/^   [^ ]/ && cur != "" { sub(/^ +/, ""); cur = cur " / " $0; next }
-	{ if (cur != "") print cur; cur = "" }
-	END { if (cur != "") print cur }'
-}
-
-# compiler_outputs TOOL NOTE OBJ...: from the cached output of TOOL at the
-# parent $p and the commit $c, write $d/$name.log (both, headed) and the
-# normalised, sorted $d/$name.parent and $d/$name.txt that are compared
-# shellcheck disable=SC2031 # $p is the loop's, set before each call
-compiler_outputs() {
-	tool=$1 note=$2
-	shift 2
-	{
-		echo "# $p $* (the parent${note:+; $note})"
-		cat "$(cached "$p" "$tool" "$@")"
-		echo "# $c $*${note:+ ($note)}"
-		cat "$(cached "$c" "$tool" "$@")"
-	} >"$d/$name.log"
-	normalise_cc <"$(cached "$p" "$tool" "$@")" | LC_ALL=C sort >"$d/$name.parent"
-	normalise_cc <"$(cached "$c" "$tool" "$@")" | LC_ALL=C sort >"$d/$name.txt"
-}
-
-# coccinelle: every rule on every (side, file) version.  Each rule runs
-# once over a directory of all the file versions it has not seen, so
-# spatch's start-up (about 2 s of CPU per rule) is paid once per rule and
-# run; results are cached per (rule content, file blob).
-COCCI_RULES=""
-cocci_rules() {
-	[ -n "$COCCI_RULES" ] && return
-	d=$CDIR/cocci-rules
-	if [ ! -f "$d/.stamp" ] || [ "$(cat "$d/.stamp")" != "$base" ]; then
-		rm -rf "$d" && mkdir -p "$d/kernel"
-		kgit archive "$base" scripts/coccinelle | tar -x -C "$d/kernel" ||
-			die "cocci: cannot extract scripts/coccinelle of $base"
-		echo "$base" | write_file "$d/.stamp"
-	fi
-	# ours, then the kernel rules that have a report mode (COCCI_SET=ours:
-	# none)
-	COCCI_RULES=$(ls "$TOP"/checks/cocci/*.cocci)
-	if [ "$COCCI_SET" = ours ]; then
-		echo "cocci: skipped: the kernel's rules (COCCI_SET=ours)" | write_file "$CDIR/cocci-skipped" ||
-			die "cocci: cannot write $CDIR/cocci-skipped (disk full?)"
-		return
-	fi
-	write_file "$CDIR/cocci-skipped" kernel_rules || die "cocci: cannot write $CDIR/cocci-skipped (disk full?)"
-}
-
-# kernel_rules: the kernel's rules of a report mode into COCCI_RULES; those
-# left out, a line each on stdout (cocci-skipped)
-kernel_rules() {
-	for r in $(grep -l '^virtual report' "$d"/kernel/scripts/coccinelle/*/*.cocci); do
-		# Debian's spatch has no OCaml scripting (no ocamlopt)
-		if grep -q '^@script:ocaml\|^@initialize:ocaml' "$r"; then
-			echo "cocci: skipped: ${r#"$d/kernel/"}: OCaml script rules need ocamlopt"
-			continue
-		fi
-		COCCI_RULES="$COCCI_RULES $r"
-	done
-}
-
-# "cache-dir rule-name" per rule, computed once
-COCCI_KEYS=""
-cocci_keys() {
-	[ -n "$COCCI_KEYS" ] && return
-	COCCI_KEYS=$(for r in $COCCI_RULES; do echo "$(cocci_key "$r") $(basename "$r" .cocci)"; done)
-}
-
-# the cache directory of a rule: its name, a hash of its content and the
-# tools' versions
-cocci_key() {
-	echo "$CACHE/cocci/$(basename "$1" .cocci)-$(sha256sum <"$1" | cut -c1-12)-$TOOLS_KEY"
-}
-
-# cocci_queue SIDE FILE...: queue the blobs of the C files among FILEs
-cocci_queue() {
-	side=$1
-	shift
-	for f; do
-		case $f in *.c | *.h) ;; *) continue ;; esac
-		b=$(kgit rev-parse -q --verify "$side:$f") || continue
-		# added to while the run goes on: a link there refused
-		no_link "$CDIR/cocci-queue" && echo "$b $f" >>"$CDIR/cocci-queue" ||
-			die "cocci: cannot write $CDIR/cocci-queue"
-	done
-}
-
-cocci_run() {
-	[ -s "$CDIR/cocci-queue" ] || return 0
-	store=$CDIR/cocci-blobs
-	mkdir -p "$store"
-	sort -u "$CDIR/cocci-queue" | while read -r b f; do
-		[ -f "$store/$b.${f##*.}" ] || write_file "$store/$b.${f##*.}" kgit cat-file blob "$b" ||
-			die "cocci: cannot write $store/$b.${f##*.} (disk full?)"
-	done
-	nv=$(sort -u "$CDIR/cocci-queue" | wc -l)
-	progress cocci "$(echo "$COCCI_RULES" | wc -w) rules on $nv file version(s) (cached ones skipped)"
-	for r in $COCCI_RULES; do
-		k=$(cocci_key "$r")
-		in=$CDIR/cocci-in
-		rm -rf "$in" && mkdir -p "$in" "$k"
-		sort -u "$CDIR/cocci-queue" | while read -r b f; do
-			[ -f "$k/$b" ] || ln "$store/$b.${f##*.}" "$in/"
-		done
-		[ -n "$(ls "$in")" ] || continue
-		opts=$(sed -n 's|^// *Options: *||p' "$r" | head -n 1)
-		# Options come from the rule, as scripts/coccicheck does.
-		# shellcheck disable=SC2086 # object and file lists, a word each
-		# (its stderr into a new file beside cocci-rule.err, renamed in)
-		rule_err=$(tmp_beside "$CDIR/cocci-rule.err") || die "cocci: cannot write in $CDIR"
-		# shellcheck disable=SC2086 # object and file lists, a word each
-		if ! write_file -k "$CDIR/cocci-rule.out" spatch -D report --very-quiet --no-show-diff --no-includes \
-			--include-headers $opts --sp-file "$r" --dir "$in" 2>"$rule_err"; then
-			mv -f -T "$rule_err" "$CDIR/cocci-rule.err"
-			warn "cocci: spatch failed with $(basename "$r"): $(tail -n 1 "$CDIR/cocci-rule.err")"
-			no_link "$CDIR/cocci-skipped" &&
-				echo "cocci: failed: $(basename "$r"): $(tail -n 1 "$CDIR/cocci-rule.err")" >>"$CDIR/cocci-skipped" ||
-				die "cocci: cannot write $CDIR/cocci-skipped"
-			continue
-		fi
-		mv -f -T "$rule_err" "$CDIR/cocci-rule.err"
-		for v in "$in"/*; do
-			b=$(basename "$v")
-			# "/path/<blob>.c:12:3-9: msg" -> "@FILE@:12:3-9: msg"
-			grep -F "$v:" "$CDIR/cocci-rule.out" | sed "s|$v:|@FILE@:|" | write_file "$k/${b%.*}" ||
-				die "cocci: cannot write $k/${b%.*} (disk full?)"
-		done
-	done
-	write_file "$CDIR/cocci-queue" true || die "cocci: cannot write $CDIR/cocci-queue"
-}
-
-# normalised cocci findings of FILE at SIDE: "file: rule: msg"
-cocci_findings() {
-	b=$(kgit rev-parse -q --verify "$1:$2") || return 0
-	echo "$COCCI_KEYS" | while read -r k rn; do
-		[ -f "$k/$b" ] || { grep -q ": $rn.cocci:" "$CDIR/cocci-skipped" && continue; }
-		# (in a pipeline: die would only end the subshell)
-		[ -f "$k/$b" ] || {
-			no_link "$CDIR/cocci-missing" &&
-				echo "no result of $rn.cocci for $2 at $1" >>"$CDIR/cocci-missing"
-			continue
-		}
-		sed -E "s|^@FILE@:[0-9]+:[0-9-]+: *|$2: $rn: |" "$k/$b"
-	done
-}
-
-# severity_of CHECK FINDING: error or warning
-severity_of() {
-	case $1:$2 in
-	checkpatch:*ERROR*) echo error ;;
-	changelog:*) echo error ;;
-	sparse:*": error: "* | sparse:*"address space"* | sparse:*"different base types"*) echo error ;;
-	clang:*": error: "*) echo error ;;
-	configs:*": error: "*) echo error ;;
-	# a guest whose measured code is not a distro kernel's measures
-	# another binary: every figure of it would be
-	codegen:*) echo error ;;
-	# kernel rules say ERROR or WARNING; ours say error or warning
-	cocci:*": ERROR "* | cocci:*": ERROR: "* | cocci:*": ERROR! "*) echo error ;;
-	cocci:*": error "* | cocci:*": error: "* | cocci:*": error! "*) echo error ;;
-	*) echo warning ;;
-	esac
-}
-
-# record CASE METRIC UNIT SAMPLE FIELD...: one record of the commit $c
-# into $d/records.jsonl.tmp (renamed in when the commit is checked)
-# (with the build of the commit that make build made, when there is one:
-# the configuration sparse, clang and codegen checked it in)
-record() {
-	r_case=$1 r_metric=$2 r_unit=$3 r_sample=$4
-	shift 4
-	r_build=$(cat "$OUT/build/$c/build-id.json" 2>/dev/null || true)
-	"$BIN/record-write" --to "$d/records.jsonl.tmp" --suite checks --case "$r_case" \
-		--metric "$r_metric" --unit "$r_unit" --commit "$c" \
-		${r_build:+--json "build=$r_build"} "$@" "$r_sample" ||
-		die_rc $? "records: $d/records.jsonl cannot be written"
-}
-
-# with_lines NEW LINES: the findings of NEW (compared without lines) as
-# LINES has them, "<finding> (line N)"
-with_lines() {
-	# (FILENAME, not NR == FNR: NEW is empty when nothing is new)
-	awk 'FILENAME == ARGV[1] { want[$0] = 1; next }
-		{ k = $0; sub(/ \(line [0-9]+\)$/, "", k); if (k in want) { print; delete want[k] } }
-		END { for (k in want) print k }' "$1" "$2" | LC_ALL=C sort
-}
-
-# finding_records CHECK NEW FILE: a record per finding of FILE (NEW: true,
-# the commit adds it; false, its parent has it too); the new errors go
-# to $d/new-errors, every new finding to $d/new-findings
-finding_records() {
-	while IFS= read -r f; do
-		[ -n "$f" ] || continue
-		sev=$(severity_of "$1" "$f")
-		record "$1/${f%%: *}" finding count 1 --field check="$1" --field severity="$sev" \
-			--json new="$2" --field message="$f"
-		[ "$2" = true ] || continue
-		echo "$1: $f" >>"$d/new-findings"
-		[ "$sev" = warning ] || echo "$1: $f" >>"$d/new-errors"
-	done <"$3"
-}
+# the checks' parts: what sparse, clang and codegen build; coccinelle's
+# runs; a function a check; the findings' severity and records
+# shellcheck source=objects.sh
+. "$(dirname "$0")/objects.sh"
+# shellcheck source=cocci-run.sh
+. "$(dirname "$0")/cocci-run.sh"
+# shellcheck source=checkers.sh
+. "$(dirname "$0")/checkers.sh"
+# shellcheck source=findings.sh
+. "$(dirname "$0")/findings.sh"
 
 mkdir -p "$CDIR" "$CACHE"
 rm -f "$CDIR/cocci-missing"
@@ -599,7 +217,8 @@ check_commit() {
 	progress check "$short: $subj"
 	: >"$d/new-findings"
 	: >"$d/new-errors"
-	while read -r name scope what; do
+	# (the errors column is severity_of's)
+	while read -r name scope _ what; do
 		[ -n "$name" ] || continue
 		if ! enabled_check "$name"; then
 			echo "$name: skipped: not in CHECKS_ONLY='$CHECKS_ONLY'" >"$d/$name.skipped"
@@ -610,83 +229,9 @@ check_commit() {
 			continue
 		fi
 		progress check "$short $name: $what"
-		case $name in
-		checkpatch)
-			checkout "$c"
-			(cd "$CT" && perl scripts/checkpatch.pl --strict --terse --show-types \
-				--no-summary "$d/patch.mbox") >"$d/$name.log" 2>&1 || true
-			# "patch.mbox:12: WARNING:TYPE: msg" -> "TYPE: msg"
-			sed -nE 's|^[^:]*:[0-9]+: ((ERROR\|WARNING\|CHECK):[A-Z_]+: .*)$|patch: \1|p' \
-				"$d/$name.log" >"$d/$name.txt"
-			;;
-		changelog)
-			rc=0
-			"$BIN/changelog-lint" "$d/patch.mbox" >"$d/$name.log" 2>&1 || rc=$?
-			[ $rc -le 1 ] || die_rc $rc "changelog: changelog-lint failed (exit $rc): see $d/$name.log"
-			sed -nE 's|^[^:]*:[0-9]+: ([a-z-]+: .*)$|patch: \1|p' "$d/$name.log" >"$d/$name.txt"
-			;;
-		sparse)
-			# shellcheck disable=SC2086 # object and file lists, a word each
-			cobjs=$(for o in $objs; do [ -z "$(kgit ls-tree "$c" "${o%.o}.c")" ] || echo "$o"; done)
-			if [ -z "$cobjs" ]; then
-				echo "sparse: skipped: $short touches no C file (only: $files)" | tee "$d/$name.skipped" >&2
-				: >"$d/$name.txt"
-				continue
-			fi
-			# shellcheck disable=SC2086 # object and file lists, a word each
-			run_sparse_side "$p" $cobjs
-			# shellcheck disable=SC2086 # object and file lists, a word each
-			run_sparse_side "$c" $cobjs
-			# shellcheck disable=SC2086 # object and file lists, a word each
-			compiler_outputs sparse "" $cobjs
-			;;
-		cocci)
-			for side in "$p" "$c"; do
-				for f in $files; do
-					case $f in *.c | *.h) cocci_findings "$side" "$f" ;; esac
-				done | LC_ALL=C sort >"$d/$name.$([ "$side" = "$c" ] && echo txt || echo parent)"
-			done
-			[ ! -s "$CDIR/cocci-missing" ] || die "cocci: $(head -n 1 "$CDIR/cocci-missing")"
-			cp "$d/$name.txt" "$d/$name.log"
-			[ ! -s "$CDIR/cocci-skipped" ] || cp "$CDIR/cocci-skipped" "$d/$name.skipped"
-			;;
-		clang)
-			if [ $have_clang = 0 ]; then
-				echo "clang: skipped: clang or ld.lld is not installed (apt-get install clang lld)" |
-					tee "$d/$name.skipped" >&2
-				continue
-			fi
-			if [ -z "$objs" ]; then
-				echo "clang: skipped: $short touches no file with an object (only: $files)" |
-					tee "$d/$name.skipped" >&2
-				continue
-			fi
-			# shellcheck disable=SC2086 # object and file lists, a word each
-			run_clang_side "$p" $objs
-			# shellcheck disable=SC2086 # object and file lists, a word each
-			run_clang_side "$c" $objs
-			# shellcheck disable=SC2086 # object and file lists, a word each
-			compiler_outputs clang "touched objects only, not a whole kernel" $objs
-			;;
-		configs)
-			rc=0
-			configs_check || rc=$?
-			[ "$rc" != 2 ] || die "configs: the findings of $short could not be written (disk full?)"
-			[ "$rc" = 0 ] || continue
-			;;
-		codegen)
-			if [ "$KCONFIG" = tiny ]; then
-				echo "codegen: skipped: KCONFIG=$KCONFIG is no distro kernel's build (tinyconfig at -Os): nothing to hold against Debian's (make checks KCONFIG=distro)" |
-					tee "$d/$name.skipped" >&2
-				: >"$d/$name.txt"
-				continue
-			fi
-			run_codegen "$c"
-			# shellcheck disable=SC2086 # the objects, a word each
-			cp "$(cached "$c" "codegen-$DEBIAN_KEY" $CODEGEN_OBJS)" "$d/$name.log"
-			grep -v '^#' "$d/$name.log" | LC_ALL=C sort >"$d/$name.txt" || true
-			;;
-		esac
+		check_next=findings
+		"check_$name"
+		[ "$check_next" = findings ] || continue
 		# new findings: patch-level ones all; file-level ones against the parent
 		if [ "$scope" = file ] && [ -f "$d/$name.parent" ]; then
 			LC_ALL=C comm -13 "$d/$name.parent" "$d/$name.txt" >"$d/$name.new"
