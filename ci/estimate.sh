@@ -70,6 +70,36 @@ stale_why() {
 		END { if (!found) print "an input is gone" }'
 }
 
+# plan_lines: the plan, "COMMIT STEP SECONDS RUN KIND WHY" a line: which steps will run (RUN 1:
+# their stamps are stale, as run_step sees them) and what each is
+# expected to take: its last good run's seconds, else those of the
+# commit it replaces (the same subject), else typical ones (a failed
+# run's say nothing: it may have failed at once; nor do a reuse's)
+plan_lines() {
+	i=0
+	for c in $commits; do
+		i=$((i + 1))
+		for s in $CI_STEPS; do
+			inputs "$s" "$c"
+			content_key "$s" "$c"
+			if stamp_fresh "$CI_OUT/$c/$s.stamp" "$hash"; then
+				e="0 0" why="up to date"
+			elif rsrc=$(reuse_source "$s" "$key" "$c"); then
+				e="1 1" why="reused: the same content as $(printf %.12s "$rsrc")"
+			else
+				why=$(stale_why "$s" "$c")
+				if ran_seconds "$c" "$s" || prior_seconds "$c" "$s"; then
+					e="$rsec 1"
+				else
+					e="$(typical_seconds "$s" "$c" "$i") 1"
+				fi
+			fi
+			kind_of "$s"
+			printf '%s %s %s %s %s\n' "$c" "$s" "$e" "$kind" "$why"
+		done
+	done
+}
+
 # plan_print: the plan, as --plan shows it without running anything: per
 # commit and step, whether it runs and why, its expected seconds (the
 # last good run's, else those of the commit of the same subject it

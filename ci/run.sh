@@ -7,7 +7,10 @@
 # regression gate.  CI_OUT is $OUT/ci, and $OUT/quick for make quick: a
 # quick look never replaces the full run's results.
 #
-#   run.sh [--report-only]
+#   run.sh [--report-only | --plan | --view STEP]
+# Its parts, a file a job: settings.sh (every setting defaulted and
+# checked), step-run.sh, keys.sh, estimate.sh, queue.sh (the guest queue,
+# run by guest-queue.sh), tables.sh (ci/README.md).
 # Environment:
 #   CI_COMMITS='REV...'  the commits, in order, the first being the base of
 #                        the comparison (commit_list of scripts/lib.sh:
@@ -97,14 +100,11 @@ else
 fi
 CI_STEPS_FILE=${CI_STEPS_FILE:-$TOP/ci/steps.sh}
 # (the gate's settings: report/report-lib.sh)
-report_only='' one_step='' vm_runner='' view='' plan_only=''
+report_only='' view='' plan_only=''
 case ${1:-} in
 '') ;;
 --report-only) report_only=1 ;;
 --view) [ $# = 2 ] || usage_die "run.sh --view STEP"; view=$2; shift ;;
-# ci/run.sh's own background job (see the schedule below)
---one-step) [ $# = 5 ] || usage_die "run.sh --one-step STEP COMMIT I PARENT"; one_step="$2 $3 $4 $5"; shift 4 ;;
---vm-runner) vm_runner=1 ;;
 --plan) plan_only=1 ;;
 *) usage_die "run.sh [--report-only | --plan | --view STEP]" ;;
 esac
@@ -112,144 +112,9 @@ esac
 [ -z "$view" ] || [ -z "$CI_QUICK" ] ||
 	usage_die "CI_QUICK: make quick is the whole pipeline on base and head; a view (make $view) takes its commits from COMMITS="
 
-# CI_SET=main (make, make quick): the mission's job: build, checkpatch,
-# the changelog lint, sparse, coccinelle and the codegen check, the
-# guests, the host benchmark, the report; full (make ci, the default):
-# the superset CI runs, with the configs matrix, clang and KUnit, which
-# build whole kernels of other configurations (doc/measurements.md)
-CI_SET=${CI_SET:-full}
-case $CI_SET in
-main)
-	CHECKS_ONLY=${CHECKS_ONLY:-checkpatch changelog sparse cocci codegen}
-	KUNIT=${KUNIT:-0}
-	export CHECKS_ONLY KUNIT
-	;;
-full) ;;
-*) usage_die "CI_SET: '$CI_SET' is not main (the mission's job: make) or full (with the configs matrix, clang and KUnit: make ci)" ;;
-esac
-if [ -n "$CI_QUICK" ]; then
-	NS_SIZE=${NS_SIZE:-4G}
-	REBINDS=${REBINDS:-5}
-	BENCH_ARGS=${BENCH_ARGS:---quick}
-	MODEL=${MODEL:-auto}
-	# the configs check's whole kernels (checks/configs.sh): not for a
-	# quick look
-	CONFIGS=${CONFIGS:-none}
-	export CONFIGS
-fi
-# the guest's settings and defaults: bench-vm/defaults.sh, once
-# shellcheck source=../bench-vm/defaults.sh
-. "$TOP/bench-vm/defaults.sh"
-BENCH_ARGS=${BENCH_ARGS:-}
-# one run for bench-vm/run.sh: why KVM is not used is said once
-BENCH_VM_RUN=${BENCH_VM_RUN:-ci-$$-$(date +%s)}
-export NS_SIZE REBINDS CPU ACCEL CLOCK MODEL BENCH_ARGS BENCH_VM_RUN
-
-[ -r "$CI_STEPS_FILE" ] || die "steps: $CI_STEPS_FILE is missing"
-# shellcheck source=steps.sh
-. "$CI_STEPS_FILE"
-
-# fn_of STEP: sets fn, the shell name of a step ("bench-vm" ->
-# "bench_vm"); no process (the loops ask it for every commit and step)
-fn_of() {
-	fn='' fo_r=$1
-	while [ -n "$fo_r" ]; do
-		fo_c=${fo_r%"${fo_r#?}"} fo_r=${fo_r#?}
-		case $fo_c in [a-z0-9]) fn=$fn$fo_c ;; *) fn=${fn}_ ;; esac
-	done
-}
-
-# A view: its step and the steps it needs, in the pipeline's order, on its
-# commits.  Exported: the guest queue's runs (run.sh --one-step) count
-# the same commits and steps.
-if [ -n "$view" ]; then
-	case " $CI_ALL_STEPS " in
-	*" $view "*) ;;
-	*) usage_die "--view: '$view' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)" ;;
-	esac
-	[ -z "${CI_STEPS:-}" ] ||
-		usage_die "CI_STEPS: 'make $view' runs its own steps; CI_STEPS='$CI_STEPS' is for make ci"
-	fn_of "$view" && vf=$fn needs=
-	! command -v "step_${vf}_needs" >/dev/null || needs=$("step_${vf}_needs")
-	CI_STEPS=
-	for s in $CI_ALL_STEPS; do
-		case " $needs $view " in *" $s "*) CI_STEPS="$CI_STEPS $s" ;; esac
-	done
-	CI_STEPS=${CI_STEPS# }
-	if [ -z "${CI_COMMITS:-}" ] && command -v "step_${vf}_commits" >/dev/null; then
-		CI_COMMITS=$("step_${vf}_commits") || exit 2
-	fi
-	CI_COMMITS=${CI_COMMITS:-}
-	export CI_STEPS CI_COMMITS
-fi
-CI_STEPS=${CI_STEPS:-$CI_ALL_STEPS}
-CI_SCHEDULE=${CI_SCHEDULE:-overlap}
-CI_VM_JOBS=${CI_VM_JOBS:-2}
-
-# Each step's kind, the step's own word, asked once here
-# (step_<name>_kind, ci/steps.sh): foreground (the default), kernel,
-# guest or host-bench; the driver knows no step by its name.
-# kind_of STEP sets kind from it, in this shell (the loops call it for
-# every commit).
-for s in $CI_STEPS; do
-	fn_of "$s" && f=$fn kind=foreground
-	! command -v "step_${f}_kind" >/dev/null || kind=$("step_${f}_kind")
-	eval "KIND_$f=\$kind"
-done
-kind_of() {
-	fn_of "$1" && eval "kind=\${KIND_$fn}"
-}
-
-# Every variable of the run is checked before anything is written or
-# removed and before the first step starts: the driver's own here, each
-# step's by its step_<name>_check (ci/steps.sh), which asks the step's own
-# program and runs nothing.  A mistyped one (CLOCK=bogus) ends the run
-# here, exit 2, every result as it was.  (The background jobs below are
-# this run's: checked already.)
-if [ -z "$one_step$vm_runner$view" ]; then
-	report_check
-fi
-if [ -z "$one_step$vm_runner$report_only" ]; then
-	case $CI_SCHEDULE in overlap | serial) ;; *) usage_die "CI_SCHEDULE: '$CI_SCHEDULE' is not overlap or serial" ;; esac
-	case $CI_VM_JOBS in '' | *[!0-9]* | 0*) usage_die "CI_VM_JOBS: '$CI_VM_JOBS' is not a number of guests, 1 or more" ;; esac
-	guests=
-	for s in $CI_STEPS; do
-		fn_of "$s" && f=$fn
-		command -v "step_${f}_run" >/dev/null && command -v "step_${f}_inputs" >/dev/null ||
-			usage_die "CI_STEPS: '$s' is not a step of $CI_STEPS_FILE (steps: $CI_ALL_STEPS)"
-		kind_of "$s"
-		case $kind in
-		foreground | kernel | host-bench) ;;
-		guest) guests="$guests $s" ;;
-		*) die "steps: step_${f}_kind says '$kind', not foreground, kernel, guest or host-bench ($CI_STEPS_FILE)" ;;
-		esac
-	done
-	case $guests in
-	*" "*" "*) die "steps: more than one guest step ($guests): one queue of guests only ($CI_STEPS_FILE)" ;;
-	esac
-	# Each check runs once: what it prints (the settings that decide the
-	# step's results besides the commit) is CI_SETTINGS_<step>, which
-	# the step's inputs (its stamp) print again for every commit, also
-	# in the background runs of the guest queue, which inherit it.
-	for s in $CI_STEPS; do
-		fn_of "$s" && f=$fn
-		command -v "step_${f}_check" >/dev/null || continue
-		crc=0
-		# shellcheck disable=SC2034 # read by the eval below
-		settings=$("step_${f}_check") || crc=$?
-		[ "$crc" = 0 ] ||
-			die_rc "$crc" "check: the $s step refuses its variables (above): nothing ran, every result is as it was"
-		eval "CI_SETTINGS_$f=\$settings"
-		export "CI_SETTINGS_$f"
-	done
-fi
-[ -n "$view" ] || tool_built ci-report
-# the guest step of the run, if any (its queue, its clock, its footprint)
-GUEST_STEP=
-for s in $CI_STEPS; do
-	kind_of "$s"
-	[ "$kind" != guest ] || GUEST_STEP=$s
-done
+# the run's settings, every one checked before anything is written
+# shellcheck source=settings.sh
+. "$(dirname "$0")/settings.sh"
 
 # the commits, in order
 # shellcheck disable=SC2086 # CI_COMMITS: revisions, a word each
@@ -267,7 +132,7 @@ fi
 uniq_commits=
 for c in $commits; do
 	case " $uniq_commits " in
-	*" $c "*) [ -n "$one_step$vm_runner" ] || warn "commits: $(printf %.12s "$c") is given twice: once" ;;
+	*" $c "*) warn "commits: $(printf %.12s "$c") is given twice: once" ;;
 	*) uniq_commits="$uniq_commits $c" ;;
 	esac
 done
@@ -280,12 +145,10 @@ n=$#
 # guest queue and its steps run under the run that started them (they
 # hold its open lock, so the next run waits for them too); before the
 # first write
-if [ -z "$one_step" ] && [ -z "$vm_runner" ]; then
-	out_lock "ci/run.sh${report_only:+ --report-only}${plan_only:+ --plan}${view:+ --view $view}${CI_QUICK:+ (make quick)}"
-fi
+out_lock "ci/run.sh${report_only:+ --report-only}${plan_only:+ --plan}${view:+ --view $view}${CI_QUICK:+ (make quick)}"
 
 mkdir -p "$CI_OUT"
-if [ -z "$one_step$vm_runner$view" ]; then
+if [ -z "$view" ]; then
 	# the whole series, base first: what a gate acknowledgement may
 	# name, also when the report covers a part of it (quick, CI_COMMITS)
 	series_commits=$(commit_list) || exit 1
@@ -298,7 +161,7 @@ fi
 # CI_OUT has planned, the newest last: the estimate of a new commit's
 # step is the seconds that step took for the commit it replaces (the
 # same subject: a patch of the series reworked), when it ran there
-if [ -z "$one_step$vm_runner$report_only" ]; then
+if [ -z "$report_only" ]; then
 	# (commits.txt has them, but for a view's commits)
 	if [ -z "$view" ]; then
 		cat "$CI_OUT/commits.txt"
@@ -342,89 +205,8 @@ fi
 # records say).
 # (CI_SCHEDULE and CI_VM_JOBS are checked above, with every variable)
 
-# VM_NS_KB, VM_KB: the size of a guest's NVDIMMs and what one guest
-# takes of the host's memory (its RAM, the struct pages on the tmpfs of
-# its NVDIMMs), in KiB, as the guest runner reckons them
-# (step_<guest>_footprint: bench-vm/run.sh --print-footprint, the one
-# model of a guest's memory); none when the guest step has no such
-# function or the run no guests: then one guest at a time, and the
-# estimate takes 100G
-VM_NS_KB='' VM_KB=0
-[ -z "$GUEST_STEP" ] || fn_of "$GUEST_STEP"
-if [ -n "$GUEST_STEP" ] && [ -z "$report_only" ] &&
-	command -v "step_${fn}_footprint" >/dev/null; then
-	fp=$("step_${fn}_footprint") ||
-		die "$GUEST_STEP: step_${fn}_footprint failed (above)"
-	case $fp in
-	"ns_kb "[0-9]*" host_kb "[0-9]*) ;;
-	*) die "$GUEST_STEP: step_${fn}_footprint printed '$fp', not 'ns_kb N host_kb N'" ;;
-	esac
-	read -r _ VM_NS_KB _ VM_KB <<EOF
-$fp
-EOF
-fi
 
 RUN_DIR=$CI_OUT/.run
-# --one-step STEP COMMIT I PARENT: one step, for the guest queue below
-if [ -n "$one_step" ]; then
-	# the progress clock of the run that started it
-	T0=${CI_T0:-$T0} T_START=${CI_T_START:-$T0} bg_vm=1
-	# shellcheck disable=SC2086 # STEP COMMIT I PARENT, a word each
-	set -- $one_step
-	[ "$4" != - ] || set -- "$1" "$2" "$3" ""
-	run_step "$@"
-	ran_eta "$2" "$1" "$3"
-	exit 0
-fi
-
-# --vm-runner: the guest queue, run.sh itself in a session of its own (its
-# process group is stopped as a whole, the guests with it).  The run
-# appends "COMMIT I PARENT" to $RUN_DIR/vm-queue as a commit's turn comes;
-# they start in that order, as vm_room allows, and the runner ends once
-# the run has closed the queue ($RUN_DIR/vm-closed) and every one ended.
-# The run that queued the guests is CI_DRIVER (its owner record): killed
-# outright (SIGKILL: its EXIT trap, stop_queue, never ran), the runner
-# stops its guests as stop_queue would (TERM to the session: each guest's
-# runner removes its NVDIMM files) and ends.
-if [ -n "$vm_runner" ]; then
-	[ -n "${CI_DRIVER:-}" ] || usage_die "run.sh --vm-runner: CI_DRIVER (the owner record of the run that queues) is not set"
-	started=0 pids='' turn=0
-	while :; do
-		# (once a second, not every turn: three processes a look)
-		turn=$((turn + 1))
-		# shellcheck disable=SC2086 # PID START BOOT, a word each
-		if [ $((turn % 5)) = 1 ] && ! owner_alive $CI_DRIVER; then
-			warn "$GUEST_STEP: the run that queued these guests (pid ${CI_DRIVER%% *}) is gone: stopping its guests"
-			trap '' TERM
-			kill -TERM 0 2>/dev/null || true
-			wait || true
-			exit 1
-		fi
-		keep=''
-		for p in $pids; do
-			if alive "$p"; then keep="$keep $p"; else wait "$p" || true; fi
-		done
-		pids=$keep
-		# shellcheck disable=SC2086 # pids, a word each
-		set -- $pids
-		running=$#
-		# whole lines only: one being appended has no newline yet
-		queued=$(wc -l <"$RUN_DIR/vm-queue")
-		if [ "$started" -lt "$queued" ] && vm_room "$running"; then
-			started=$((started + 1))
-			# shellcheck disable=SC2046 # COMMIT I PARENT, a word each
-			set -- $(sed -n "${started}p" "$RUN_DIR/vm-queue")
-			sh "$0" --one-step "$GUEST_STEP" "$1" "$2" "$3" &
-			pids="$pids $!"
-			continue
-		fi
-		[ "$started" -lt "$queued" ] || [ "$running" -gt 0 ] || [ ! -f "$RUN_DIR/vm-closed" ] || break
-		# a fifth of a second: the run waits on this loop at its end
-		sleep 0.2
-	done
-	exit 0
-fi
-
 failed='' skipped=''
 summary=$CI_OUT/summary.txt
 times_last=$CI_OUT/times-last.txt
@@ -438,33 +220,8 @@ if [ -z "$report_only" ]; then
 	# scripts_of's answers, for this run and its guest queue
 	SO_MEMO=$RUN_DIR/scripts-of
 	export SO_MEMO
-	# The plan, "COMMIT STEP SECONDS RUN KIND": which steps will run (RUN 1:
-	# their stamps are stale, as run_step sees them) and what each is
-	# expected to take: its last good run's seconds, else those of the
-	# commit it replaces (the same subject), else typical ones (a failed
-	# run's say nothing: it may have failed at once; nor do a reuse's)
-	i=0
-	for c in $commits; do
-		i=$((i + 1))
-		for s in $CI_STEPS; do
-			inputs "$s" "$c"
-			content_key "$s" "$c"
-			if stamp_fresh "$CI_OUT/$c/$s.stamp" "$hash"; then
-				e="0 0" why="up to date"
-			elif rsrc=$(reuse_source "$s" "$key" "$c"); then
-				e="1 1" why="reused: the same content as $(printf %.12s "$rsrc")"
-			else
-				why=$(stale_why "$s" "$c")
-				if ran_seconds "$c" "$s" || prior_seconds "$c" "$s"; then
-					e="$rsec 1"
-				else
-					e="$(typical_seconds "$s" "$c" "$i") 1"
-				fi
-			fi
-			kind_of "$s"
-			printf '%s %s %s %s %s\n' "$c" "$s" "$e" "$kind" "$why"
-		done
-	done >"$RUN_DIR/plan" || die "run: cannot write $RUN_DIR/plan (disk full?)"
+	# the plan: which steps will run, and about how long each takes
+	write_file "$RUN_DIR/plan" plan_lines || die "run: cannot write $RUN_DIR/plan (disk full?)"
 	if [ -n "$plan_only" ]; then
 		plan_print
 		exit 0
@@ -481,74 +238,13 @@ if [ -z "$report_only" ]; then
 	fi
 	defer_bench=
 	[ "$CI_SCHEDULE" = serial ] || defer_bench=1
-	vm_pid=
-	# stop the guest queue with us, whatever ends us, and end after it: a
-	# guest's runner removes its NVDIMM files on TERM, which takes a
-	# moment (30 s at most here, then we end anyway)
-	stop_queue() {
-		[ -n "$vm_pid" ] || return 0
-		kill -TERM "-$vm_pid" 2>/dev/null || kill -TERM "$vm_pid" 2>/dev/null || return 0
-		sq=0
-		while kill -0 "-$vm_pid" 2>/dev/null && [ "$sq" -lt 150 ]; do
-			sleep 0.2
-			sq=$((sq + 1))
-		done
-	}
+	vm_pid='' vm_queued=''
 	trap stop_queue EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
 
 	progress plan "$(awk '$4 == 1 { r++ } END { printf "%d of %d steps to run", r, NR }' "$RUN_DIR/plan"), schedule $CI_SCHEDULE: about $(left) (earlier runs' step times, else typical ones)"
-
-	# vm_queue COMMIT I PARENT: its guest into the queue, the runner
-	# started with the first
-	vm_queue() {
-		printf '%s %s %s\n' "$1" "$2" "${3:--}" >>"$RUN_DIR/vm-queue" ||
-			die "run: cannot write $RUN_DIR/vm-queue (disk full?)"
-		[ -z "$vm_pid" ] || return 0
-		CI_DRIVER=$(proc_owner) CI_T0=$T0 CI_T_START=$T_START setsid sh "$0" --vm-runner &
-		vm_pid=$!
-	}
-	vm_queued=
-	vm_queue_say() {
-		vm_queue "$@"
-		vm_queued=$1
-		progress "$2/$n $(printf %.12s "$1")" "$GUEST_STEP: queued, in the background (icount: the builds beside it change no figure)"
-	}
-	# vm_wait: the queue closed, every guest in it ended
-	vm_wait() {
-		[ -n "$vm_pid" ] || return 0
-		: >"$RUN_DIR/vm-closed"
-		if alive "$vm_pid"; then
-			vm_left=$(while read -r vc _; do [ -f "$RUN_DIR/$vc.$GUEST_STEP" ] || echo "$vc"; done <"$RUN_DIR/vm-queue" | wc -l)
-			progress "$GUEST_STEP" "$vm_left guest run(s) still to end, up to $CI_VM_JOBS at once"
-		fi
-		wait "$vm_pid" || true
-		vm_pid=
-	}
-	# vm_clock COMMIT STEP: after the first kernel step (STEP), which clock
-	# the guests get here, when the guest step can tell (step_<guest>_clock)
-	vm_clock() {
-		[ -n "$GUEST_STEP" ] || return 0
-		fn_of "$GUEST_STEP" && vc_f=step_${fn}_clock
-		command -v "$vc_f" >/dev/null || return 0
-		! outcome_of "$1" "$2" || [ "$ow" != FAIL ] || return 0
-		if ! ck=$("$vc_f" "$1" "$RUN_DIR/clock"); then
-			warn "plan: which clock the guests get here is not known yet: the first $GUEST_STEP run tells"
-			return 0
-		fi
-		case $ck in
-		*" icount")
-			bg_vm=1
-			progress plan "$GUEST_STEP runs under $ck here: the guests run beside the builds, in a queue" ;;
-		*" wall")
-			bg_vm=0
-			progress plan "$GUEST_STEP runs under $ck here (a wall clock): each runs alone" ;;
-		*)
-			warn "plan: $vc_f said '$ck', not 'ACCEL icount' or 'ACCEL wall': the first $GUEST_STEP run tells" ;;
-		esac
-	}
 
 	i=0 parent=
 	for c in $commits; do
@@ -615,32 +311,7 @@ if [ -z "$report_only" ]; then
 	fi
 	trap - EXIT INT TERM HUP
 
-	write_file "$times_last" times_table ||
-		die "run: cannot write $times_last (disk full?)"
-	# times.txt: the last run that did work; a rerun with every step
-	# up to date (a table of zeros) leaves it and has times-last.txt only
-	did_work=
-	for c in $commits; do
-		for s in $CI_STEPS; do
-			outcome_of "$c" "$s" && [ "$ow" = same ] || did_work=1
-		done
-	done
-	if [ -z "$view" ] && { [ -n "$did_work" ] || [ ! -f "$CI_OUT/times.txt" ]; }; then
-		write_file "$CI_OUT/times.txt" cat "$times_last" ||
-			die "run: cannot write $CI_OUT/times.txt (disk full?)"
-	fi
-	for c in $commits; do
-		for s in $CI_STEPS; do
-			outcome_of "$c" "$s" || ow=lost
-			short_of "$c"
-			case $ow in
-			skipped) skipped="$skipped $short:$s" ;;
-			FAIL | lost) failed="$failed $short:$s" ;;
-			esac
-		done
-	done
-	write_file "$summary" summary_table || die "run: cannot write $summary (disk full?)"
-	cat "$summary" >&2
+	tables_write
 fi
 
 # A view ends with its step's own table (step_<name>_report DIR..., the

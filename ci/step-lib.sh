@@ -85,3 +85,13 @@ skip() {
 	printf '%s: skipped: %s\n' "$PROG" "$2" >&2
 	return 3
 }
+
+# fn_of STEP: sets fn, the shell name of a step ("bench-vm" ->
+# "bench_vm"); no process (the loops ask it for every commit and step)
+fn_of() {
+	fn='' fo_r=$1
+	while [ -n "$fo_r" ]; do
+		fo_c=${fo_r%"${fo_r#?}"} fo_r=${fo_r#?}
+		case $fo_c in [a-z0-9]) fn=$fn$fo_c ;; *) fn=${fn}_ ;; esac
+	done
+}

@@ -43,3 +43,36 @@ times_table() {
 	echo
 	uptime_s && echo "wall clock: $((up_now - T_START)) s"
 }
+
+# tables_write: after the steps, the time table ($times_last, and
+# times.txt when the run did work: did_work), the failed and skipped
+# steps (failed, skipped: "COMMIT:STEP" words) and the summary ($summary,
+# also on stderr)
+tables_write() {
+	write_file "$times_last" times_table ||
+		die "run: cannot write $times_last (disk full?)"
+	# times.txt: the last run that did work; a rerun with every step
+	# up to date (a table of zeros) leaves it and has times-last.txt only
+	did_work=
+	for c in $commits; do
+		for s in $CI_STEPS; do
+			outcome_of "$c" "$s" && [ "$ow" = same ] || did_work=1
+		done
+	done
+	if [ -z "$view" ] && { [ -n "$did_work" ] || [ ! -f "$CI_OUT/times.txt" ]; }; then
+		write_file "$CI_OUT/times.txt" cat "$times_last" ||
+			die "run: cannot write $CI_OUT/times.txt (disk full?)"
+	fi
+	for c in $commits; do
+		for s in $CI_STEPS; do
+			outcome_of "$c" "$s" || ow=lost
+			short_of "$c"
+			case $ow in
+			skipped) skipped="$skipped $short:$s" ;;
+			FAIL | lost) failed="$failed $short:$s" ;;
+			esac
+		done
+	done
+	write_file "$summary" summary_table || die "run: cannot write $summary (disk full?)"
+	cat "$summary" >&2
+}
