@@ -10,18 +10,9 @@
 # shellcheck source=defaults.sh
 . "$TOP/bench-vm/defaults.sh"
 
-step_bench_vm_kind() {
-	echo guest
-}
-
-# make bench-vm (ci/run.sh --view bench-vm): the kernels are built first
-# (up to date when they are), the base and the head unless COMMITS=
-step_bench_vm_needs() {
-	echo build
-}
-step_bench_vm_commits() {
-	echo base head
-}
+# Its kind (guest), what make bench-vm needs first (build: the kernels,
+# up to date when they are) and its commits (the base and the head
+# unless COMMITS=): ci/steps.sh's table.
 
 # step_bench_vm_report DIR...: make bench-vm's table, the
 # changelog-shaped comparison of the kernels' records, the first the

@@ -1,11 +1,8 @@
 # bench/bench-step.sh: the host benchmark step of the pipeline (ci/run.sh,
 # its list in ci/steps.sh): bench/run.sh on one commit's copy routines.
 # Kind "host-bench": real time on the host, so every commit's runs last,
-# alone, once nothing else of the run is left (CI_SCHEDULE=overlap).
-
-step_bench_kind() {
-	echo host-bench
-}
+# alone, once nothing else of the run is left (CI_SCHEDULE=overlap);
+# its constants: ci/steps.sh's table.
 
 # make bench (ci/run.sh --view bench): the base and the head unless
 # COMMITS=; before the series is applied there is no head: make
@@ -50,6 +47,3 @@ step_bench_run() {
 	COMMITS=$1 BENCH_ARGS=$BENCH_ARGS sh "$TOP/bench/run.sh" --results "$2"
 }
 
-step_bench_typical() {
-	echo 25
-}

@@ -1,11 +1,8 @@
 # build/build-step.sh: the build step of the pipeline (ci/run.sh, its
 # list in ci/steps.sh): one commit's kernel by build/build.sh, its build
 # records (result, seconds, warnings).  Kind "kernel": the guests' kernel,
-# built in the foreground, one guest at most beside it.
-
-step_build_kind() {
-	echo kernel
-}
+# built in the foreground, one guest at most beside it (its constants:
+# ci/steps.sh's table).
 
 # build.sh --check: its variables checked, then what decides a build
 # besides the commit (the fragment's hash, the compiler, the targets):

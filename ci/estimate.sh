@@ -6,13 +6,15 @@
 
 # typical_seconds STEP COMMIT I: the seconds a step takes on this project's
 # 2-core machine, for the estimate when no earlier run of it is known: the
-# step's own reckoning (step_<name>_typical), else a minute
+# step's own reckoning (step_<name>_typical COMMIT I), else its constant
+# (ci/steps.sh), else a minute
 typical_seconds() {
 	fn_of "$1" && ts_f=step_${fn}_typical
 	if command -v "$ts_f" >/dev/null; then
 		"$ts_f" "$2" "$3"
 	else
-		echo 60
+		ts_s=$(step_const "$1" typical)
+		echo "${ts_s:-60}"
 	fi
 }
 

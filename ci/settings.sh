@@ -52,15 +52,15 @@ if [ -n "$view" ]; then
 	esac
 	[ -z "${CI_STEPS:-}" ] ||
 		usage_die "CI_STEPS: 'make $view' runs its own steps; CI_STEPS='$CI_STEPS' is for make ci"
-	fn_of "$view" && vf=$fn needs=
-	! command -v "step_${vf}_needs" >/dev/null || needs=$("step_${vf}_needs")
+	fn_of "$view" && vf=$fn
+	needs=$(step_const "$view" needs)
 	CI_STEPS=
 	for s in $CI_ALL_STEPS; do
 		case " $needs $view " in *" $s "*) CI_STEPS="$CI_STEPS $s" ;; esac
 	done
 	CI_STEPS=${CI_STEPS# }
-	if [ -z "${CI_COMMITS:-}" ] && command -v "step_${vf}_commits" >/dev/null; then
-		CI_COMMITS=$("step_${vf}_commits") || exit 2
+	if [ -z "${CI_COMMITS:-}" ]; then
+		CI_COMMITS=$(step_const "$view" commits) || exit 2
 	fi
 	CI_COMMITS=${CI_COMMITS:-}
 	export CI_STEPS CI_COMMITS
@@ -69,15 +69,14 @@ CI_STEPS=${CI_STEPS:-$CI_ALL_STEPS}
 CI_SCHEDULE=${CI_SCHEDULE:-overlap}
 CI_VM_JOBS=${CI_VM_JOBS:-2}
 
-# Each step's kind, the step's own word, asked once here
-# (step_<name>_kind, ci/steps.sh): foreground (the default), kernel,
-# guest or host-bench; the driver knows no step by its name.
+# Each step's kind, the step's own word, asked once here (its constant,
+# ci/steps.sh): foreground (the default), kernel, guest or host-bench;
+# the driver knows no step by its name.
 # kind_of STEP sets kind from it, in this shell (the loops call it for
 # every commit).
 for s in $CI_STEPS; do
-	fn_of "$s" && f=$fn kind=foreground
-	! command -v "step_${f}_kind" >/dev/null || kind=$("step_${f}_kind")
-	eval "KIND_$f=\$kind"
+	kind=$(step_const "$s" kind) && fn_of "$s" && f=$fn
+	eval "KIND_$f=\${kind:-foreground}"
 done
 kind_of() {
 	fn_of "$1" && eval "kind=\${KIND_$fn}"
@@ -103,7 +102,7 @@ if [ -z "$report_only" ]; then
 		case $kind in
 		foreground | kernel | host-bench) ;;
 		guest) guests="$guests $s" ;;
-		*) die "steps: step_${f}_kind says '$kind', not foreground, kernel, guest or host-bench ($CI_STEPS_FILE)" ;;
+		*) die "steps: $s's kind is '$kind' (step_${f}_kind, or the table of $CI_STEPS_FILE), not foreground, kernel, guest or host-bench" ;;
 		esac
 	done
 	case $guests in

@@ -95,3 +95,19 @@ fn_of() {
 		case $fo_c in [a-z0-9]) fn=$fn$fo_c ;; *) fn=${fn}_ ;; esac
 	done
 }
+
+# step_const STEP FIELD: a constant of the step (kind, needs, commits,
+# typical), as its step_<name>_<field> function says it when its file has
+# one (a figure that varies, a fake step file), else as the steps file's
+# table CI_STEP_TABLE has it ('-': nothing; ',' between words); nothing
+# when neither says.  False when the function fails.
+step_const() {
+	fn_of "$1"
+	if command -v "step_${fn}_$2" >/dev/null; then
+		"step_${fn}_$2"
+		return
+	fi
+	printf '%s\n' "${CI_STEP_TABLE:-}" | awk -v s="$1" -v f="$2" '
+		BEGIN { col["kind"] = 2; col["needs"] = 3; col["commits"] = 4; col["typical"] = 5 }
+		$1 == s && (f in col) && $(col[f]) != "-" { v = $(col[f]); gsub(/,/, " ", v); print v }'
+}

@@ -8,7 +8,8 @@
 #   step_<name>_run COMMIT DIR PARENT
 #                                  run it; exit 0 done, 3 skipped (reason
 #                                  in DIR/skipped), anything else failed
-#   step_<name>_kind               (optional) how the driver schedules it:
+#   step_<name>_kind               (optional; the table below for a
+#                                  constant) how the driver schedules it:
 #                                  foreground (the default): in its place;
 #                                  kernel: in its place, and it makes the
 #                                  commit's kernel, so at most one guest
@@ -31,7 +32,7 @@
 #                                  parent's, its message): with the
 #                                  inputs, the key under which another
 #                                  commit id's results are reused
-#   step_<name>_typical COMMIT I   (optional) its seconds on this project's
+#   step_<name>_typical COMMIT I   (optional; or the table's) its seconds on this project's
 #                                  machine, for the estimate when no
 #                                  earlier run is known (default 60)
 #   step_<name>_clock COMMIT DIR   (optional, guest) the guests' clock here
@@ -42,9 +43,9 @@
 #   step_<name>_footprint          (optional, guest) a guest's size and
 #                                  memory: "ns_kb N host_kb N"
 # For the step's view, make <name> (run.sh --view <name>):
-#   step_<name>_needs              (optional) the steps whose results it
+#   step_<name>_needs              (optional; or the table's) the steps whose results it
 #                                  needs, run before it (bench-vm: build)
-#   step_<name>_commits            (optional) its default revisions
+#   step_<name>_commits            (optional; or the table's) its default revisions
 #                                  (commit_list words: base head); else
 #                                  every commit
 #   step_<name>_report DIR...      (optional) its table, from each
@@ -59,6 +60,20 @@
 
 # shellcheck disable=SC2034 # read by ci/run.sh, which sources this file
 CI_ALL_STEPS="build checks bench-vm bench"
+# The steps' constants, a line each (ci/step-lib.sh: step_const): name;
+# kind; the steps its view needs first; its view's default commits
+# (commit_list words, ',' between); its typical seconds.  '-': none (the
+# default: foreground, nothing, every commit, a minute).  A step's
+# function of the same name (step_<name>_<field>) says it instead where
+# it varies: bench's commits (no head before make apply), the typical
+# seconds of build, checks and bench-vm (by commit).
+# shellcheck disable=SC2034 # read by ci/step-lib.sh's step_const
+CI_STEP_TABLE='
+build    kernel     -     -         -
+checks   foreground -     -         -
+bench-vm guest      build base,head -
+bench    host-bench -     -         25
+'
 
 # shellcheck source=../build/build-step.sh
 . "$TOP/build/build-step.sh"

@@ -283,7 +283,7 @@ test_expect_success 'the driver knows no step by its name: renamed steps of the 
 	grep -q "^Where the time went .*boot in the background: yes" ci/times.txt &&
 	setup && renamed r.sh && echo "step_perf_kind() { echo benchmark; }" >>r.sh &&
 	{ rc=0; CI_STEPS_FILE=$SCRATCH/r.sh ci || rc=$?; } && [ $rc = 1 ] && [ ! -s order ] &&
-	grep -q "step_perf_kind says .benchmark., not foreground, kernel, guest or host-bench" ci.err &&
+	grep -q "perf.s kind is .benchmark. (step_perf_kind, or the table of .*), not foreground, kernel, guest or host-bench" ci.err &&
 	setup && renamed r.sh && echo "step_perf_kind() { echo guest; }" >>r.sh &&
 	{ rc=0; CI_STEPS_FILE=$SCRATCH/r.sh ci || rc=$?; } && [ $rc = 1 ] && [ ! -s order ] &&
 	grep -q "more than one guest step ( boot perf)" ci.err
