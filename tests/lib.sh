@@ -2,8 +2,10 @@
 #
 # API, in call order:
 #   . "$(dirname "$0")/lib.sh"
-#   plan N                         the number of tests; done_testing fails
-#                                  when another number ran
+#   plan N                         (optional) the number of tests;
+#                                  done_testing fails when another number
+#                                  ran.  Without it done_testing prints
+#                                  the plan it counted
 #   test_expect_success 'title' 'body'
 #                                  run body (sh, -e not set: chain with &&)
 #                                  in a fresh scratch dir $SCRATCH; ok/not ok
@@ -16,6 +18,9 @@
 #                                  a test decided elsewhere (a tool's own TAP
 #                                  line); LOG's tail is shown when it failed
 #   bail 'why'                     nothing more can run: "Bail out!"
+#   need tool:NAME|cmd:NAME|kernel|worktree|series ...
+#                                  the file's prerequisites, or bail
+#                                  naming what sets each up
 #   done_testing                   exit non-zero if any test failed
 # Helpers for bodies: expect_fail CMD... (exit status 1, stderr in
 # $SCRATCH/err), grep_err PATTERN, fake_series DIR (a three-commit
@@ -98,6 +103,36 @@ diag() {
 bail() {
 	echo "Bail out! $*"
 	exit 255
+}
+
+# need WHAT...: the suite's shared prerequisites, each checked where a
+# test file needs it, in one place with one message: without it the file
+# cannot run, which is a setup error ("Bail out!", naming what sets it
+# up), never a skip.
+#   tool:NAME   $BIN/NAME is built (make tools)
+#   cmd:NAME    NAME is installed (make deps)
+#   kernel      the pinned kernel imported (make kernel-tree): PIN_BASE
+#               its commit, series/pin.conf's settings (PIN_KVER ...) set
+#   worktree    the tests' worktree at $WORKTREE (t0005 makes it)
+#   series      the series applied there (t0030): SERIES_HEAD its head
+need() {
+	for nd; do
+		case $nd in
+		tool:?*) [ -x "$BIN/${nd#tool:}" ] || bail "$BIN/${nd#tool:} is not built: run 'make tools'" ;;
+		cmd:?*) command -v "${nd#cmd:}" >/dev/null || bail "${nd#cmd:} is not installed: run 'make deps'" ;;
+		kernel)
+			# (the pin's settings for the test too: PIN_KVER, PIN_TAG)
+			# shellcheck source=../series/pin.conf
+			. "$TOP/series/pin.conf"
+			PIN_BASE=$(git -C "$TOP/kernel-tree" rev-parse -q --verify "refs/tags/$PIN_TAG^{commit}") ||
+				bail "the pinned kernel is not imported: run 'make kernel-tree'" ;;
+		worktree) [ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up" ;;
+		series)
+			SERIES_HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") ||
+				bail "no series: t0030 applies it" ;;
+		*) bail "need: '$nd' is not a prerequisite tests/lib.sh knows (tool:NAME, cmd:NAME, kernel, worktree, series)" ;;
+		esac
+	done
 }
 
 # sanitizer_reports: show the reports the sanitizers wrote since the last
@@ -298,8 +333,13 @@ done_testing() {
 		FAILED=$((FAILED + 1))
 	fi
 	rm -f "$TEST_OUT/.san.$$"
-	if [ "$T" != "$PLANNED" ]; then
-		echo "# planned ${PLANNED:-no} tests, ran $T"
+	# the plan the harness counted (TAP's plan at the end: a file that
+	# dies before this line has none, which prove counts as a failure),
+	# or the one the file gave, held against what ran
+	if [ -z "$PLANNED" ]; then
+		echo "1..$T"
+	elif [ "$T" != "$PLANNED" ]; then
+		echo "# planned $PLANNED tests, ran $T"
 		exit 1
 	fi
 	[ "$FAILED" = 0 ]

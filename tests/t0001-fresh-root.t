@@ -13,7 +13,6 @@
 . "$(dirname "$0")/lib.sh"
 DEPS=$TOP/scripts/deps.list
 n=$(awk '!/^#/ && NF' "$DEPS" | wc -l)
-plan $((n + 2))
 # the download cache stays in the suite's own scratch area, between runs
 FRESH_ROOT_CACHE=${FRESH_ROOT_CACHE:-$TEST_OUT/fresh-root}
 export FRESH_ROOT_CACHE

@@ -6,7 +6,6 @@
 # listed, Essential or depended-on package's name.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 7
 
 test_expect_success 'every program the shell calls comes from a listed or an Essential package' '
 	sh "$TOP/scripts/deps-scan.sh"

@@ -11,7 +11,6 @@
 # printed at the suite's end, where a CI log's tail shows it.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 11
 
 # mini_suite BODY: a test file with BODY in a scratch copy of the harness;
 # runs it, output in mini.out, exit status in mini.rc; off CI (CI unset,
@@ -51,10 +50,19 @@ done_testing" && [ "$(cat mini.rc)" = 1 ] &&
 	grep -q "^not ok 1 - overflows" mini.out && grep -q "AddressSanitizer: ILL .*ub.c:1 in main" mini.out
 '
 
-test_expect_success 'a test file that runs fewer tests than planned fails; every file of the suite ends in done_testing, which checks that' '
+test_expect_success 'a test file that runs fewer tests than planned fails; without a plan the harness counts it, and a file cut short has none; every file ends in done_testing' '
 	mini_suite "plan 2
 test_expect_success one true
 done_testing" && [ "$(cat mini.rc)" = 1 ] && grep -q "^# planned 2 tests, ran 1" mini.out &&
+	mini_suite "test_expect_success one true
+test_expect_success two true
+done_testing" && [ "$(cat mini.rc)" = 0 ] && [ "$(tail -n 1 mini.out)" = 1..2 ] &&
+	[ "$(grep -c "^1\.\." mini.out)" = 1 ] &&
+	mini_suite "test_expect_success one true
+exit 0
+done_testing" && ! grep -q "^1\.\." mini.out &&
+	{ rc=0; prove mini/tests/t.t >prove.out 2>&1 || rc=$?; } && cat prove.out && [ $rc != 0 ] &&
+	grep -q "No plan found" prove.out &&
 	for f in "$TOP"/tests/t*.t; do
 		[ "$(grep -v "^[[:space:]]*\(#.*\)\{0,1\}$" "$f" | tail -n 1)" = done_testing ] ||
 			{ echo "$f: its last line is not done_testing"; return 1; }

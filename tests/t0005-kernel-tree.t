@@ -4,7 +4,6 @@
 # ref set, and a worktree for apply/build.  On a fresh clone this is the
 # real ~1 minute import; afterwards it is the fast verify path.
 . "$(dirname "$0")/lib.sh"
-plan 4
 WT=$WORKTREE
 
 test_expect_success 'make kernel-tree: import or verify; the commit equals the gitlink' '

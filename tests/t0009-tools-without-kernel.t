@@ -6,7 +6,6 @@
 # uncommitted work is not in it.)
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 1
 
 test_expect_success 'a clone without the kernel tree: make tools, then make merge' '
 	git clone -q "$TOP" tk && [ -z "$(ls -A tk/kernel-tree)" ] &&

@@ -7,8 +7,7 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 CHECK=$BIN/series-check
-[ -x "$CHECK" ] || bail "$CHECK is not built: run 'make tools'"
-plan 27
+need tool:series-check
 
 # mail K N [SUBJECT] [DIFF]: a format-patch style mail numbered K/N
 mail() {

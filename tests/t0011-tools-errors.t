@@ -9,10 +9,7 @@
 # every other field as it was, the commit first measured kept.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-for t in series-check trailers-collect record-write record-reuse; do
-	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
-done
-plan 10
+need tool:series-check tool:trailers-collect tool:record-write tool:record-reuse
 REC=$TOP/tests/fixtures/ci/rec.sh
 O=1111111111111111111111111111111111111111
 N=2222222222222222222222222222222222222222

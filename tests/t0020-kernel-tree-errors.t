@@ -6,7 +6,6 @@
 # import itself, on a small tarball: the tree a plain 'git add' gives,
 # packed, and no gc left running behind it.
 . "$(dirname "$0")/lib.sh"
-plan 6
 PIN=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2)
 [ -n "$PIN" ] || bail "no kernel-tree gitlink in $TOP"
 

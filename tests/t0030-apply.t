@@ -6,9 +6,8 @@
 # base; the user's own changes are refused, never reset.
 . "$(dirname "$0")/lib.sh"
 APPLY="sh $TOP/series/apply.sh"
-[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-plan 15
+need tool:series-check
+need worktree
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
 
 series_ref() {

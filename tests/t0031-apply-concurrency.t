@@ -9,9 +9,8 @@
 # writes), never for a length of time.
 . "$(dirname "$0")/lib.sh"
 APPLY="sh $TOP/series/apply.sh"
-[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-plan 11
+need tool:series-check
+need worktree
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
 GD=$(git -C "$WORKTREE" rev-parse --absolute-git-dir)
 

@@ -9,12 +9,12 @@
 # command named ends it, and apply runs again.  (apply checked the base
 # out and ran git am under a user's rebase or bisect, which broke it.)
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-H=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+need tool:series-check
+need worktree
+need series
+H=$SERIES_HEAD
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
 GD=$(git -C "$WORKTREE" rev-parse --absolute-git-dir)
-plan 8
 
 # g ARG...: git in the worktree, as a user with an identity
 g() {

@@ -7,8 +7,7 @@
 # KERNEL_TREE or other than the recorded base, are refused before any ref
 # is written or the worktree moves.
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-plan 8
+need tool:series-check
 PIN=$(git -C "$TOP" ls-files -s kernel-tree | cut -d" " -f2)
 U=$TEST_OUT/user-linux
 

@@ -10,10 +10,10 @@
 # test-quick: no: builds the series head kernel
 . "$(dirname "$0")/lib.sh"
 BUILD="sh $TOP/build/build.sh"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+need worktree
+need series
+HEAD=$SERIES_HEAD
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-plan 7
 
 test_expect_success 'the series head builds a bzImage with the fragment in its .config, its records beside it; one commit only' '
 	$BUILD "$HEAD" && o=$OUT/build/$HEAD && [ -s "$o/arch/x86/boot/bzImage" ] &&

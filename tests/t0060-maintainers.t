@@ -3,7 +3,6 @@
 # directory ending in '/'), and every section has M:, L: and S: lines.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 3
 
 test_expect_success 'every tracked file has a MAINTAINERS entry' '
 	sed -n "s/^F:[[:space:]]*//p" "$TOP/MAINTAINERS" >patterns &&

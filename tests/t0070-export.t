@@ -6,9 +6,9 @@
 # content, and an export again keeps them; bad options and a failed write
 # leave the destination as it was.
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 10
+need tool:series-check
+need series
+HEAD=$SERIES_HEAD
 
 test_expect_success 'export, then apply the export: the same commit ids' '
 	PATCHES_OUT=$SCRATCH/p sh "$TOP/series/export.sh" &&

@@ -2,9 +2,9 @@
 # make range-diff: the applied series against a previous version of
 # patches/ from the toolkit's history, with git range-diff.
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-plan 5
+need tool:series-check
+need series
+HEAD=$SERIES_HEAD
 
 test_expect_success 'a changed changelog shows as a modified commit, the rest as equal' '
 	cp -r "$TOP/patches" p &&

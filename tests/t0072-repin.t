@@ -7,10 +7,10 @@
 # changes nothing (the successful download and import, 150 MB and ~3 min,
 # are left to a maintainer's run: doc/maintainer.md, repin).
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+need tool:series-check
+need series
+HEAD=$SERIES_HEAD
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-plan 6
 
 # new_kernel SED-FOR-MEMCPY: a "newer kernel": the base with memcpy_64.S
 # edited by SED and the first patch of the series already in it

@@ -15,8 +15,7 @@
 # Reported-by and Suggested-by are collected too.
 . "$(dirname "$0")/lib.sh"
 COLLECT=$BIN/trailers-collect
-[ -x "$COLLECT" ] || bail "tools are not built: run 'make tools'"
-plan 23
+need tool:trailers-collect
 
 # reply IN-REPLY-TO SUBJECT BODY: from the person of its first trailer
 # (a trailer is its sender's: trailers-collect leaves out the others)

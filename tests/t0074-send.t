@@ -7,9 +7,8 @@
 # to a fake sendmail (SMTP_SERVER).  MAINTAINERS' keywords match the
 # diff, not the changelog's or the notes' words.
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/series-check" ] || bail "tools are not built: run 'make tools'"
+need tool:series-check
 [ -f "$WORKTREE/scripts/get_maintainer.pl" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-plan 12
 
 test_expect_success 'get_maintainer: x86 patches go to the x86 maintainers, mm ones to linux-mm' '
 	x86=$(ls "$TOP"/patches/*REP-MOVSB*.mbox) && mm=$(ls "$TOP"/patches/0002-mm-*.mbox) &&

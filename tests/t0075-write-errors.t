@@ -8,10 +8,7 @@
 # refuses such a record written by another hand.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-for t in series-check trailers-collect changelog-lint record-write record-reuse; do
-	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
-done
-plan 8
+need tool:series-check tool:trailers-collect tool:changelog-lint tool:record-write tool:record-reuse
 
 # full CMD...: CMD with stdout on /dev/full must exit 1 and say so
 full() {

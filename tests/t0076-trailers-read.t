@@ -16,8 +16,7 @@
 # --sloppy: the names here are not the sender's (t0073 checks that a
 # trailer is its sender's); what is read of them is this file's subject
 COLLECT=$BIN/trailers-collect
-[ -x "$COLLECT" ] || bail "tools are not built: run 'make tools'"
-plan 6
+need tool:trailers-collect
 
 setup() {
 	cp -r "$TOP/patches" p &&

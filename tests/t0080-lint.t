@@ -6,9 +6,8 @@
 # workflows, and finds a wrong expression and an undeclared runner label.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-command -v shellcheck >/dev/null || bail "shellcheck is not installed: run 'make deps'"
+need cmd:shellcheck
 [ -f "$TOP/kernel-tree/scripts/checkpatch.pl" ] || bail "no kernel-tree/scripts/checkpatch.pl: t0005 imports the tree"
-plan 5
 
 test_expect_success 'make lint: shellcheck and checkpatch.pl find nothing' '
 	make -C "$TOP" --no-print-directory -s lint >out 2>&1; rc=$?

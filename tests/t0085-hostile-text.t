@@ -16,8 +16,7 @@
 # text is refused.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/ci-report" ] && [ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-report is not built: run 'make tools'"
-plan 6
+need tool:ci-report tool:ci-reproduce
 B=1111111111111111111111111111111111111111
 H=3333333333333333333333333333333333333333
 MK="make -C $TOP --no-print-directory BIN=$BIN SANITIZE=1"

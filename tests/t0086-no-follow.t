@@ -9,13 +9,10 @@
 # it refuses one, by name, before it reads or changes anything.
 # test-parallel: its scratch directories only: a fake kernel repository, no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-for t in ci-report ci-merge record-write record-reuse kunit-records series-check trailers-collect claims-lint; do
-	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
-done
+need tool:ci-report tool:ci-merge tool:record-write tool:record-reuse tool:kunit-records tool:series-check tool:trailers-collect tool:claims-lint
 # the fake series here hold none of the commits ci/gate-ack.txt names
 GATE_ACK=/dev/null
 export GATE_ACK
-plan 10
 
 # plant NAME...: NAME becomes a link to outside/NAME's canary (a file
 # outside every result, "canary NAME"); canaries_intact: each is so still

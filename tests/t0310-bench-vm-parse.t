@@ -6,10 +6,7 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-for t in bench-vm-kmsg-test bench-vm-collect bench-vm-report; do
-	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
-done
-plan 11
+need tool:bench-vm-kmsg-test tool:bench-vm-collect tool:bench-vm-report
 
 test_expect_success 'kmsg parser: the memmap line, other lines, continuation lines, malformed input' '
 	cat >in <<-\EOF &&

@@ -10,10 +10,7 @@
 # test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do
-	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
-done
-plan 6
+need tool:bench-vm-agent tool:bench-vm-collect tool:bench-vm-report tool:gen_init_cpio
 
 test_expect_success 'the initramfs is reproducible: same bytes twice, uid 0, mtime 0' '
 	sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" a.cpio &&

@@ -13,7 +13,6 @@
 # test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-plan 2
 if ! KERNEL=$(bench_vm_kernel); then
 	no_kernel "two icount boots: identical memmap figures" "the report of icount runs"
 	done_testing

@@ -14,10 +14,7 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
-	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
-done
-plan 6
+need tool:bench-vm-agent tool:bench-vm-collect tool:gen_init_cpio
 # the probe boots a guest (the fake) on every host: KVM_DEV=/dev/null
 kvm_rw=1
 

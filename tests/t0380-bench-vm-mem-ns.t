@@ -9,10 +9,7 @@
 # test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-for t in bench-vm-agent bench-vm-collect bench-vm-report gen_init_cpio; do
-	[ -x "$BENCH_VM_BIN/$t" ] || bail "$BENCH_VM_BIN/$t is not built: run 'make tools'"
-done
-plan 4
+need tool:bench-vm-agent tool:bench-vm-collect tool:bench-vm-report tool:gen_init_cpio
 if ! KERNEL=$(bench_vm_kernel); then
 	no_kernel "--print-cmd" "a 1G run" "--pages" "mem_ns=1 without a third NVDIMM"
 	done_testing

@@ -7,7 +7,6 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-plan 4
 PLUGIN=$BENCH_VM_BIN/bench-vm-model.so
 
 test_result "$("$BENCH_VM_BIN/bench-vm-model-test" >"$TEST_OUT/t0394-model-test.log" 2>&1 &&

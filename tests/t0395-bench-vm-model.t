@@ -9,7 +9,6 @@
 # test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-plan 4
 
 if ! KERNEL=$(bench_vm_kernel); then
 	no_kernel "synthetic copies" "synthetic copies: two boots" "binds under the model" "binds: model vs none"

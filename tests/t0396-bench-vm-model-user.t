@@ -8,9 +8,8 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-plan 3
 PLUGIN=$BENCH_VM_BIN/bench-vm-model.so
-command -v qemu-x86_64 >/dev/null 2>&1 || bail "qemu-x86_64 is not installed (qemu-user; make deps)"
+need cmd:qemu-x86_64
 
 # window N FIELD: the count FIELD of window N in m.out
 window() {

@@ -7,7 +7,6 @@
 # build each: results/2026-12-04-series-v3/checked.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 3
 CHK="sh $TOP/bench-vm/checked.sh"
 
 test_expect_success 'no variant, an unknown one, two commits: usage (exit 2), nothing written' '

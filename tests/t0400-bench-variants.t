@@ -7,15 +7,12 @@
 . "$(dirname "$0")/lib.sh"
 BENCH=$BIN/copy-bench
 GEN=$TOP/bench/gen.sh
-[ -x "$BENCH" ] || bail "$BENCH is not built: run 'make tools'"
-# shellcheck source=../series/pin.conf
-. "$TOP/series/pin.conf"
-BASE=$(git -C "$TOP/kernel-tree" rev-parse -q --verify "refs/tags/$PIN_TAG^{commit}") ||
-	bail "the pinned kernel is not imported: run 'make kernel-tree'"
+need tool:copy-bench
+need kernel
+BASE=$PIN_BASE
 SEEDS=$TOP/bench/seed-diffs
 PATCHED="$BASE+$SEEDS/001-rep-movsb.diff+$SEEDS/000-flushcache-fastpaths.diff"
 G=$TEST_OUT/bench-variants
-plan 11
 
 test_expect_success 'gen.sh builds the base and the base with the seed diffs' '
 	sh "$GEN" "$BASE" "$G/base" && test -f "$G/base/variants.so" &&

@@ -10,8 +10,7 @@
 # test-parallel: its scratch directories and out/test/bench-selftest-guards
 . "$(dirname "$0")/lib.sh"
 BENCH=$BIN/copy-bench
-[ -x "$BENCH" ] || bail "$BENCH is not built: run 'make tools'"
-plan 3
+need tool:copy-bench
 
 D=$TEST_OUT/bench-selftest-guards
 mkdir -p "$D" || bail "cannot create $D"

@@ -6,11 +6,8 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 GEN=$TOP/bench/gen.sh
-# shellcheck source=../series/pin.conf
-. "$TOP/series/pin.conf"
-BASE=$(git -C "$TOP/kernel-tree" rev-parse -q --verify "refs/tags/$PIN_TAG^{commit}") ||
-	bail "the pinned kernel is not imported: run 'make kernel-tree'"
-plan 8
+need kernel
+BASE=$PIN_BASE
 
 # copy_src: the four files gen.sh reads, from the base, into ./src
 copy_src() {

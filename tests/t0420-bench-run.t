@@ -8,14 +8,11 @@
 # test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 BENCH=$BIN/copy-bench
-[ -x "$BENCH" ] || bail "$BENCH is not built: run 'make tools'"
-# shellcheck source=../series/pin.conf
-. "$TOP/series/pin.conf"
-BASE=$(git -C "$TOP/kernel-tree" rev-parse -q --verify "refs/tags/$PIN_TAG^{commit}") ||
-	bail "the pinned kernel is not imported: run 'make kernel-tree'"
+need tool:copy-bench
+need kernel
+BASE=$PIN_BASE
 SEEDS=$TOP/bench/seed-diffs
 PATCHED="$BASE+$SEEDS/001-rep-movsb.diff+$SEEDS/000-flushcache-fastpaths.diff"
-plan 4
 
 # count CASE_PREFIX METRIC FILE: records of that case prefix and metric
 count() {

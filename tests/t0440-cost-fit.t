@@ -16,10 +16,9 @@
 # are computed here a second time, in Python, from lib/costs.h.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 7
 FIT=$BIN/cost-fit
 RES=$TOP/results/2026-12-06-costs-amd-epyc-rep-serial
-[ -x "$FIT" ] || bail "$FIT is not built: run 'make tools'"
+need tool:cost-fit
 [ -f "$RES/cost-classes.counts" ] || bail "$RES: no counted kernels"
 
 # synth COSTS [RECORDS] [FACTOR] [CASE=FACTOR]: RECORDS (default: the

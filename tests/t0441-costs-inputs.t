@@ -7,10 +7,7 @@
 # timing: doc/bench-vm-measured.md quotes its figures; no test decides on it.)
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-plan 4
-for t in copy-bench cost-fit bench-vm-model.so; do
-	[ -e "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
-done
+need tool:copy-bench tool:cost-fit tool:bench-vm-model.so
 COSTS_SH=$TOP/bench/costs.sh
 
 test_expect_success 'COST_PAGES, COST_SAMPLES and COST_ROUNDS that are not counts: usage errors, nothing made' '

@@ -12,8 +12,7 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 LINT=$BIN/changelog-lint
-[ -x "$LINT" ] || bail "no $LINT: run 'make tools'"
-plan 9
+need tool:changelog-lint
 
 # mail SUBJECT FROM BODY FILE: a one-patch mbox touching FILE
 mail() {

@@ -6,11 +6,11 @@
 # three static levels that leave their streaming stores unfenced.
 # test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
-command -v spatch >/dev/null || bail "spatch is not installed: run 'make deps'"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+need cmd:spatch
+need worktree
+need series
+HEAD=$SERIES_HEAD
 C=$TOP/checks/cocci
-plan 5
 
 # cocci RULE FILE: the lines spatch reports, sorted, one per line
 cocci() {

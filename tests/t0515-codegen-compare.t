@@ -11,8 +11,7 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 CODEGEN="sh $TOP/checks/codegen.sh"
-command -v objdump >/dev/null || bail "objdump is missing: run 'make deps' (binutils)"
-plan 6
+need cmd:objdump
 
 # build DIR FLAGS...: DIR/mm/mm_init.o, mm/page_alloc.o,
 # arch/x86/lib/usercopy_64.o, arch/x86/lib/memcpy_64.o from the sources

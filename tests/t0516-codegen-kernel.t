@@ -10,9 +10,8 @@
 # test-quick: no: builds the path's objects of the kernel in two configurations
 # test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
-plan 4
 
-[ -e "$WORKTREE/.git" ] || bail "no $WORKTREE: t0005 creates it"
+need worktree
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
 CHECKS="sh $TOP/checks/checks.sh"
 

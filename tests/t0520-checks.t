@@ -12,16 +12,14 @@
 # test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
 CHECKS="sh $TOP/checks/checks.sh"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+need worktree
+need series
+HEAD=$SERIES_HEAD
 BASE=$(git -C "$WORKTREE" rev-parse "$REF_NS/base")
-for t in changelog-lint record-write; do
-	[ -x "$BIN/$t" ] || bail "no $BIN/$t: run 'make tools'"
-done
-command -v sparse >/dev/null && command -v spatch >/dev/null || bail "sparse and spatch are needed: run 'make deps'"
+need tool:changelog-lint tool:record-write
+need cmd:sparse cmd:spatch
 KUNIT=0 COCCI_SET=ours
 export KUNIT COCCI_SET
-plan 5
 
 # new_error CHECK MESSAGE RECORDS: a record of a finding of CHECK that the
 # commit adds, error-level, its message starting with MESSAGE

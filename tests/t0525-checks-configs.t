@@ -15,15 +15,13 @@
 # test-quick: no: builds arm64 objects (ccache serves them again)
 # test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-for t in changelog-lint record-write; do
-	[ -x "$BIN/$t" ] || bail "no $BIN/$t: run 'make tools'"
-done
-command -v clang >/dev/null && command -v ld.lld >/dev/null || bail "clang and lld are needed: run 'make deps'"
+need worktree
+need series
+HEAD=$SERIES_HEAD
+need tool:changelog-lint tool:record-write
+need cmd:clang cmd:ld.lld
 KUNIT=0 COCCI_SET=ours CONFIGS=arm64 CONFIGS_TARGETS=mm/mm_init.o
 export KUNIT COCCI_SET CONFIGS CONFIGS_TARGETS
-plan 4
 
 # the head with the generic fallback of memcpy_nontemporal() deleted,
 # made without touching any ref or worktree

@@ -9,12 +9,12 @@
 # test-lane: checks: the checks worktree, its objects and KUnit kernels; no build.sh, no guest
 . "$(dirname "$0")/lib.sh"
 KUNIT="sh $TOP/checks/kunit.sh"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+need worktree
+need series
+HEAD=$SERIES_HEAD
 [ -e "$OUT/checks/tree/.git" ] || bail "no checks worktree $OUT/checks/tree: t0520 makes it"
 KUNIT_SUITES=memcpy
 export KUNIT_SUITES
-plan 4
 
 test_expect_success 'the head: memcpy under -cpu max, each case a passing record; fsrm skipped with QEMU'"'"'s words' '
 	KUNIT_VARIANTS="erms fsrm" $KUNIT "$HEAD" 2>err; rc=$?; cat err; [ $rc = 0 ] &&

@@ -7,9 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-command -v python3 >/dev/null || bail "python3 is missing (reads the report's JSON)"
-plan 6
+need tool:ci-report
+need cmd:python3
 
 A="27.5 21.0 19.0 23.6 17.0 17.9 16.9 20.1 21.9 22.6 23.1 19.6 19.0 21.7 21.4"
 B="27.1 22.0 20.8 23.4 23.4 23.5 25.8 22.0 24.8 20.2 21.9 22.1 22.9 20.5 24.4"

@@ -10,8 +10,7 @@
 # t0610 tests the same numbers through ci-report.
 # test-parallel: its scratch directories and out/test/stats-reference
 . "$(dirname "$0")/lib.sh"
-command -v gcc >/dev/null || bail "gcc is missing: run 'make deps'"
-plan 7
+need cmd:gcc
 
 D=$TEST_OUT/stats-reference
 mkdir -p "$D" || bail "cannot create $D"

@@ -8,8 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 7
+need tool:ci-report
 
 # in a directory with patches/, as make runs it: the series names the commits
 report() {

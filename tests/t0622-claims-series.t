@@ -14,8 +14,7 @@
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
 SET=$TOP/results/2026-12-04-series-v3/vm-icount-100G
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 12
+need tool:ci-report
 
 # the commits of the record set, base first, as ci/run.sh lists them
 IDS=$(cut -f1 "$SET/commits.txt")

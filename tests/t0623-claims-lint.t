@@ -17,8 +17,7 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 LINT=$BIN/claims-lint
-[ -x "$LINT" ] || bail "$LINT is not built: run 'make tools'"
-plan 17
+need tool:claims-lint
 RUN1=results/2026-12-01-series-v2/bench-run1.jsonl
 RUN2=results/2026-12-01-series-v2/bench-run2.jsonl
 V2HEAD1=874963143f76	# the v2 head measured in run 1

@@ -13,8 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 SET=$TOP/results/2026-12-04-series-v3/vm-icount-100G
-[ -x "$REPORT" ] && [ -x "$BIN/ci-reproduce" ] || bail "$REPORT is not built: run 'make tools'"
-plan 5
+need tool:ci-report tool:ci-reproduce
 # the base and the head of the record set
 B=$(head -n 1 "$SET/commits.txt" | cut -f1)
 H=$(tail -n 1 "$SET/commits.txt" | cut -f1)

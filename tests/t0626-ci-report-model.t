@@ -16,8 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 FX=$TOP/tests/fixtures/ci
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 6
+need tool:ci-report
 BASE=e9b351700f1fb9ee55c5a86ce98422658526b81c
 HEAD=f8a265032be19b2101727461d3c8e058a7e3e855
 LABEL="model: write-allocate, streaming stores bypass; not hardware time"

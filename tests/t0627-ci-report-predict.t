@@ -23,8 +23,7 @@
 REPORT=$BIN/ci-report
 SET=$TOP/results/2026-12-02-series-v2-model-8G
 TABLE=$TOP/results/2026-12-02-costs-amd-epyc/cost-table.jsonl
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 7
+need tool:ci-report
 LABEL="predicted from the cost table of AMD EPYC on vm, fit [0-9T:Z-]* [(]AMD EPYC family 25 model 1[)], not measured; [+]- the fit's alone"
 
 # report TABLE...: the set's report as r.txt, r.md, r.json

@@ -15,8 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 12
+need tool:ci-report
 P=1111111111111111111111111111111111111111
 C=2222222222222222222222222222222222222222
 

@@ -11,8 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 6
+need tool:ci-report
 P=1111111111111111111111111111111111111111
 C=2222222222222222222222222222222222222222
 M=bench-vm/nd_pmem/rebind/memmap_init_ms

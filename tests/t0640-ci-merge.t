@@ -11,8 +11,7 @@
 # test-parallel: its scratch directories and out/test/t0640-commits.txt
 . "$(dirname "$0")/lib.sh"
 REC=$TOP/tests/fixtures/ci/rec.sh
-[ -x "$BIN/ci-merge" ] || bail "$BIN/ci-merge is not built: run 'make tools'"
-plan 9
+need tool:ci-merge
 B=1111111111111111111111111111111111111111
 H=3333333333333333333333333333333333333333
 MERGE_COMMITS=$TEST_OUT/t0640-commits.txt

@@ -13,8 +13,7 @@
 # exact: each build is its own row, its setup naming it.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/ci-merge" ] || bail "$BIN/ci-merge is not built: run 'make tools'"
-plan 5
+need tool:ci-merge
 RES=$TOP/results/2026-12-01-series-v2/vm-icount-100G
 
 # hosts: intel/ (the records as kept), amd/ (another host: SUBSET rebinds,

@@ -14,10 +14,9 @@ REC=$TOP/tests/fixtures/ci/rec.sh
 SET=$TOP/results/2026-12-05-series-v3-distro/vm-icount-100G
 SCHEMA=$TOP/report/kcidb/schema-v5.3.json
 VALIDATE=$TOP/report/kcidb/validate.py
-[ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
+need tool:ci-report
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||
 	bail "Debian's python3-jsonschema is missing: run 'make deps'"
-plan 6
 
 # tiny_tree: a repository at ./tree (a base and two commits) and their
 # patches in ./patches (git format-patch, a series file), as KERNEL_TREE

@@ -13,10 +13,9 @@
 REC=$TOP/tests/fixtures/ci/rec.sh
 CHECK=$TOP/tests/fixtures/ci/html-check.py
 SET=$TOP/results/2026-12-05-series-v3-distro/vm-icount-100G
-[ -x "$BIN/ci-html" ] || bail "$BIN/ci-html is not built: run 'make tools'"
-command -v chromium >/dev/null || bail "chromium is missing: run 'make deps'"
-command -v gnuplot >/dev/null || bail "gnuplot is missing: run 'make deps'"
-plan 6
+need tool:ci-html
+need cmd:chromium
+need cmd:gnuplot
 
 # render PAGE: PAGE opened by headless chromium, its DOM in PAGE.dom;
 # fails on any console message (a blocked load or script, a bad resource)

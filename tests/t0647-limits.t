@@ -14,8 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 SET=$TOP/results/2026-12-05-series-v3-distro/vm-icount-100G
 CEIL=$TOP/results/2026-12-06-costs-amd-epyc-rounds/records.jsonl
-[ -x "$BIN/ci-report" ] || bail "$BIN/ci-report is not built: run 'make tools'"
-plan 5
+need tool:ci-report
 
 # report [OPTION...]: ci-report of the distro set into r.json and r.txt
 report() {

@@ -21,8 +21,7 @@
 # (ci-report refuses an acknowledgement of a commit outside the series)
 GATE_ACK=/dev/null
 export GATE_ACK
-[ -x "$BIN/ci-report" ] && [ -x "$BIN/record-write" ] || bail "ci tools are not built: run 'make tools'"
-plan 13
+need tool:ci-report tool:record-write
 
 setup() {
 	rm -rf repo ci order ./*.running &&

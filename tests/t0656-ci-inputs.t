@@ -15,10 +15,7 @@
 # three-commit repository.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-for t in ci-report record-write copy-bench; do
-	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
-done
-plan 7
+need tool:ci-report tool:record-write tool:copy-bench
 
 # check_scripts STEPS: "step:script" for each step whose check runs a
 # script of the toolkit ('sh "$TOP/X" --check'), in the step files that

@@ -10,10 +10,7 @@
 # test-lane: guests: the head's kernel, build.sh's builds, bench-vm's outputs; not the checks worktree
 . "$(dirname "$0")/lib.sh"
 . "$TOP/bench-vm/testlib.sh"
-for t in ci-report record-write bench-vm-agent bench-vm-collect gen_init_cpio; do
-	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
-done
-plan 1
+need tool:ci-report tool:record-write tool:bench-vm-agent tool:bench-vm-collect tool:gen_init_cpio
 # it starts ci/run.sh (on $OUT, as the other lane's tests do)
 pipeline_lock
 

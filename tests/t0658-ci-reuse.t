@@ -14,10 +14,7 @@
 # repository.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-for t in ci-report record-write record-reuse; do
-	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
-done
-plan 8
+need tool:ci-report tool:record-write tool:record-reuse
 
 short() {
 	printf %.12s "$1"

@@ -8,7 +8,6 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 WF=$TOP/.github/workflows/ci.yml
-plan 3
 
 test_expect_success 'ci.yml parses; push triggers it; jobs test, ci, merge' '
 	yaml_dump "$WF" >dump && cat dump &&

@@ -15,7 +15,6 @@
 . "$(dirname "$0")/lib.sh"
 WF=$TOP/.github/workflows/ci.yml
 SET=$TOP/results/2026-12-05-series-v3-distro/vm-icount-100G
-plan 3
 FRESH_ROOT_CACHE=${FRESH_ROOT_CACHE:-$TEST_OUT/fresh-root}
 export FRESH_ROOT_CACHE
 

@@ -11,10 +11,10 @@
 # report CI_QUICK=1 rebuilds the report from the records alone.
 # test-quick: no: make quick: builds and boots
 . "$(dirname "$0")/lib.sh"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
+need worktree
+need series
+HEAD=$SERIES_HEAD
 PREV=$(git -C "$WORKTREE" rev-parse "$HEAD^")
-plan 3
 # what make quick gets from its caller here: small sizes, fast checks
 Q="CI_COMMITS='$PREV $HEAD' NS_SIZE=512M REBINDS=1 KUNIT=0 COCCI_SET=ours BENCH_ARGS='--quick --samples 2 --only memcpy-sweep'"
 

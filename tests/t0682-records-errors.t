@@ -9,8 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
 REC=$TOP/tests/fixtures/ci/rec.sh
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 14
+need tool:ci-report
 B=1111111111111111111111111111111111111111
 H=2222222222222222222222222222222222222222
 

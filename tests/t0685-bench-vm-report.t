@@ -9,8 +9,7 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/bench-vm-report
-[ -x "$REPORT" ] || bail "$REPORT is not built: run 'make tools'"
-plan 5
+need tool:bench-vm-report
 I=$TOP/results/2026-12-01-xeon-emerald-rapids-tcg-icount
 W=$TOP/results/2026-11-30-xeon-emerald-rapids-tcg
 

@@ -8,12 +8,10 @@
 # which also checks that each sits in its commit's directory.
 # test-quick: no: builds kernel objects and boots
 . "$(dirname "$0")/lib.sh"
-[ -f "$WORKTREE/.git" ] || bail "no worktree at $WORKTREE: t0005 sets it up"
-HEAD=$(git -C "$WORKTREE" rev-parse -q --verify "$REF_NS/series") || bail "no series: t0030 applies it"
-for t in record-write changelog-lint copy-bench ci-report; do
-	[ -x "$BIN/$t" ] || bail "$BIN/$t is not built: run 'make tools'"
-done
-plan 4
+need worktree
+need series
+HEAD=$SERIES_HEAD
+need tool:record-write tool:changelog-lint tool:copy-bench tool:ci-report
 
 # only_new DIR MARK: no file under DIR is newer than MARK (nothing written)
 only_old() {

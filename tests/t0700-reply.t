@@ -11,8 +11,7 @@
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 SET=$TOP/results/2026-12-04-series-v3/vm-icount-100G
-[ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-reproduce is not built: run 'make tools'"
-plan 5
+need tool:ci-reproduce
 FROM='Rev Iewer <reviewer@example.org>'
 MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
 # the scripts behind make reply and make reproduce, for their exit status

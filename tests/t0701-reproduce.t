@@ -8,8 +8,7 @@
 # since the records) is refused, the old materials kept.
 # test-quick: no: boots guests (make reproduce's reproducer)
 . "$(dirname "$0")/lib.sh"
-[ -x "$BIN/ci-reproduce" ] || bail "$BIN/ci-reproduce is not built: run 'make tools'"
-plan 5
+need tool:ci-reproduce
 MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
 REPRO="sh $TOP/review/reproduce.sh"
 
