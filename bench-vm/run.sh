@@ -86,6 +86,9 @@ set -eu
 . "$(dirname "$0")/argv.sh"
 . "$(dirname "$0")/kvm.sh"
 . "$(dirname "$0")/pages.sh"
+# the run's parts: its QEMU, watchdog, signals and records
+# shellcheck source=guest.sh
+. "$(dirname "$0")/guest.sh"
 # shellcheck disable=SC2034 # die and usage_die (scripts/lib.sh) name it
 PROG=bench-vm
 BENCH_VM_BIN=${BENCH_VM_BIN:-$BIN}
@@ -160,139 +163,9 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$commit" ] || [ -n "$kernel" ] || [ -n "$check" ] || [ -n "$print_footprint" ] || usage
 
-# uint VAR WHAT MIN MAX: $VAR must be a decimal number from MIN to MAX; it
-# is given back without leading zeros (the shell's arithmetic and the
-# agent's strtoull read "010" as 8).
-uint() {
-	v=
-	eval "v=\${$1:-}"
-	case $v in '' | *[!0-9]*) usage_die "$2: '$v' is not a number${5:+ of $5}" ;; esac
-	n=${v#"${v%%[!0]*}"}
-	n=${n:-0}
-	[ ${#n} -le 12 ] && [ "$n" -ge "$3" ] && [ "$n" -le "$4" ] ||
-		usage_die "$2: '$v' is not from $3 to $4${5:+ $5}${6:+ ($6)}"
-	eval "$1=\$n"
-}
-# flag VAR: empty, 0 or 1; anything else is a mistyped option, not "off"
-flag() {
-	v=
-	eval "v=\${$1:-}"
-	case $v in '' | 0 | 1) ;; *) usage_die "$1: '$v' is not 1 (on) or 0 or empty (off)" ;; esac
-}
-uint REBINDS --rebinds 0 1000000
-flag PAGES
-flag KVM_REPROBE
-flag PAGES_CHECKOUT
-# a -cpu argument: a model and its ,+feature ,-feature ,key=value words
-case $CPU in '' | *[!a-zA-Z0-9_.,=+-]*) usage_die "--cpu: '$CPU' is not a QEMU -cpu argument (a model, then ,+feature ,-feature or ,key=value)" ;; esac
-case $ACCEL in auto | kvm | tcg) ;; *) usage_die "--accel: '$ACCEL' is not auto, kvm or tcg" ;; esac
-case $CLOCK in auto | icount | wall) ;; *) usage_die "--clock: '$CLOCK' is not auto, icount or wall" ;; esac
-case $MODEL in none | cache | auto) ;; *) usage_die "--model: '$MODEL' is not none, cache or auto" ;; esac
-[ "$ACCEL/$MODEL" != kvm/cache ] ||
-	usage_die "--model cache needs TCG (a QEMU plugin sees only the instructions QEMU translates): use --accel tcg or auto"
-case $MODEL_ARGS in *[!a-z0-9_=,KMG]*) usage_die "MODEL_ARGS: '$MODEL_ARGS': only key=value,... with [a-z0-9_] keys and numbers (K, M, G)" ;; esac
-case $MEM_NS in 0 | 1) ;; *) usage_die "--mem-ns: '$MEM_NS' is not 0 or 1" ;; esac
-case $KERNEL_ARGS in *[!a-zA-Z0-9_.,=:+\ -]*) usage_die "KERNEL_ARGS: '$KERNEL_ARGS': only words of [a-zA-Z0-9_.,=:+-]" ;; esac
-case $GUEST_MITIGATIONS in
-icelake) mitigation_args=indirect_target_selection=force ;;
-cpu) mitigation_args= ;;
-*) usage_die "GUEST_MITIGATIONS: '$GUEST_MITIGATIONS' is not icelake (the changelogs' CPU's, on the measured path) or cpu (the emulated CPU's)" ;;
-esac
-[ "$ACCEL/$CLOCK" != kvm/icount ] ||
-	usage_die "--clock icount needs TCG (QEMU counts instructions only when it emulates them): use --accel tcg or auto, or --clock wall"
-case $agent_opts in *[!\ a-z0-9_=KMGx]*) usage_die "--agent-opt: only key=value with [a-z0-9_] keys and numbers" ;; esac
-
-# SIZE in bytes, QEMU's suffixes (K, M, G, T: powers of 1024); status 3
-# above 1P.  The bound comes before any arithmetic: the shell's is 64-bit
-# and would wrap (16777216T is 2^64 bytes, which became 0), and 1P is
-# beyond any guest's physical address space anyway.  What QEMU and the
-# host can really take is asked of QEMU itself (the machine preflight).
-to_bytes() {
-	case $1 in
-	*T) n=${1%T} s=40 ;;
-	*G) n=${1%G} s=30 ;;
-	*M) n=${1%M} s=20 ;;
-	*K) n=${1%K} s=10 ;;
-	*) n=$1 s=0 ;;
-	esac
-	case $n in '' | *[!0-9]*) return 1 ;; esac
-	n=${n#"${n%%[!0]*}"}
-	n=${n:-0}
-	[ ${#n} -le 16 ] && [ "$n" -le $(((1 << 50) >> s)) ] || return 3
-	echo $((n << s))
-}
-rc=0
-ns_bytes=$(to_bytes "$NS_SIZE") || rc=$?
-case $rc in
-0) ;;
-3) usage_die "--ns-size: '$NS_SIZE' is more than 1P (1024T), far beyond what QEMU can give a guest" ;;
-*) usage_die "--ns-size: '$NS_SIZE' is not a size (digits, then K, M, G or T: e.g. 100G)" ;;
-esac
-# nd_pmem and dax_pmem need at least one 2 MiB-aligned 128 MiB memory
-# section after the info block and the struct pages.
-[ "$ns_bytes" -ge $((512 << 20)) ] || usage_die "--ns-size: '$NS_SIZE' is below 512M"
-[ $((ns_bytes % (2 << 20))) = 0 ] ||
-	usage_die "--ns-size: '$NS_SIZE' is not a multiple of 2M (the devdax align): e.g. $(((ns_bytes >> 21) << 1))M"
-nr_nvdimms=$((2 + MEM_NS))
-GUEST_MEM_MB=${GUEST_MEM_MB:-$((512 + MEM_NS * (ns_bytes >> 20) / 64))}
-case $GUEST_MEM_MB in *[!0-9]*) usage_die "GUEST_MEM_MB: '$GUEST_MEM_MB' is not a number of MiB" ;; esac
-# the guest's RAM: the kernel and the agent need some, and more than the
-# host has is never there when the guest touches it
-uint GUEST_MEM_MB GUEST_MEM_MB 128 "$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)" MiB "the host's memory"
-# What a guest takes of the host, the one model of it: the struct pages of
-# map=dev (64 bytes per 4 KiB page, ~1.6% of each namespace) and the info
-# blocks are really written to the sparse files, 10% more and 64 MiB
-# (need_kb, on NVDIMM_DIR), and on tmpfs those are RAM beside the guest's
-# own (host_kb).  The preflight checks both; ci/run.sh schedules its
-# guests by host_kb (--print-footprint).
-need_kb=$((nr_nvdimms * ns_bytes * 11 / 655360 + 65536))
-host_kb=$((need_kb + (GUEST_MEM_MB << 10)))
-if [ -n "$print_footprint" ]; then
-	echo "ns_kb $((ns_bytes >> 10)) host_kb $host_kb"
-	exit 0
-fi
-
-# The watchdog's default, counted from the agent's hello: a generous
-# per-bind allowance that scales with the namespace size (TCG writes the
-# struct pages at a few GB/s at best, icount somewhat slower); a hung
-# guest ends there, not never.
-if [ -z "$TIMEOUT" ]; then
-	TIMEOUT=$((120 + (REBINDS + 1) * nr_nvdimms * (ns_bytes >> 30) / 8))
-fi
-# 0 is refused: for timeout(1) a duration of 0 is no limit at all, and a
-# watchdog of 0 none; 30 days is more than any run.
-no_zero="for timeout(1) 0 means no limit: give the seconds"
-uint TIMEOUT --timeout 1 2592000 seconds "$no_zero"
-uint BOOT_TIMEOUT BOOT_TIMEOUT 1 2592000 seconds "$no_zero"
-uint KVM_PROBE_TIMEOUT KVM_PROBE_TIMEOUT 1 3600 seconds "$no_zero"
-[ -d "$NVDIMM_DIR" ] && [ -w "$NVDIMM_DIR" ] ||
-	die "nvdimm: $NVDIMM_DIR is not a writable directory: set NVDIMM_DIR"
-# the programs of a run, whatever its kernel: --check asks for them too,
-# so that a missing tool stops make ci before its first step
-for t in bench-vm-agent bench-vm-collect gen_init_cpio; do
-	[ -x "$BENCH_VM_BIN/$t" ] || die "tools: $BENCH_VM_BIN/$t is missing: run 'make tools'"
-done
-command -v "$QEMU" >/dev/null || die "qemu: $QEMU is not installed: run 'make deps' (qemu-system-x86)"
-[ "$MODEL" = none ] || [ -f "$BENCH_VM_BIN/bench-vm-model.so" ] ||
-	die "tools: $BENCH_VM_BIN/bench-vm-model.so (--model cache) is missing: run 'make tools'"
-# --check: all of the above is what a run can take; what decides its
-# results besides the kernel, a line each (the programs by their content,
-# wherever BENCH_VM_BIN and GEN_INIT_CPIO take them from: a rebuilt agent,
-# collector, initramfs writer or plugin counts anew)
-if [ -n "$check" ]; then
-	gic=${GEN_INIT_CPIO:-$BENCH_VM_BIN/gen_init_cpio}
-	for t in "$BENCH_VM_BIN/bench-vm-agent" "$BENCH_VM_BIN/bench-vm-collect" "$gic"; do
-		[ -f "$t" ] || die "tools: $t is missing: run 'make tools'"
-		printf 'tool %s %s\n' "$(basename "$t")" "$(sha256sum <"$t" | cut -c1-64)"
-	done
-	printf '%s\n' "ns_size $NS_SIZE" "rebinds $REBINDS" "cpu $CPU" "accel $ACCEL" "clock $CLOCK" \
-		"mem_ns $MEM_NS" "guest_mem_mb $GUEST_MEM_MB" "kernel_args $KERNEL_ARGS" "guest_mitigations $GUEST_MITIGATIONS" "pages ${PAGES:-0}" \
-		"agent_opts$agent_opts" "nvdimm_dir $NVDIMM_DIR" \
-		"qemu $QEMU $("$QEMU" --version 2>/dev/null | head -n 1)" \
-		"model $MODEL${MODEL_ARGS:+ $MODEL_ARGS}$([ "$MODEL" = none ] ||
-			sha256sum <"$BENCH_VM_BIN/bench-vm-model.so" | cut -c1-64 | sed 's/^/ /')"
-	exit 0
-fi
+# the options, each checked; --check and --print-footprint answer there
+# shellcheck source=run-options.sh
+. "$(dirname "$0")/run-options.sh"
 
 if [ -z "$kernel" ]; then
 	kernel=$OUT/build/$commit/arch/x86/boot/bzImage
@@ -316,77 +189,7 @@ mkdir -p "$results" || die "results: cannot create the directory $results"
 results=$(cd "$results" && pwd)
 dest=$results
 
-# agent_status FILE: what the agent has said in FILE so far, as
-# bench-vm-collect reads it (the one parser of the agent's lines): sets
-# hello (0 or 1), samples (a count) and step (the last one's name)
-agent_status() {
-	hello=0 samples=0 step=
-	for as_w in $("$BENCH_VM_BIN/bench-vm-collect" --status "$1"); do
-		case $as_w in
-		hello=*) hello=${as_w#*=} ;;
-		samples=*) samples=${as_w#*=} ;;
-		step=*) step=${as_w#*=} ;;
-		esac
-	done
-}
-
-# guest_argv ACCEL CLOCK INITRD: ARGV (argv.sh) of this run's guest, its
-# plugin included (--model cache, TCG only), the initramfs named INITRD:
-# the run's own, or where it will be for the command kept beside the
-# records
-guest_argv() {
-	ga_plugin=
-	if [ "$MODEL" != none ] && [ "$1" = tcg ]; then
-		# the guest functions named from the kernel's System.map
-		# (out/build/<commit>/System.map) when there is one
-		ga_sysmap=$(dirname "$kernel")/../../../System.map
-		[ -f "$ga_sysmap" ] || ga_sysmap=
-		ga_plugin="$(qesc "$BENCH_VM_BIN/bench-vm-model.so"),out=$(qesc "$tmp/model.out")${ga_sysmap:+,symbols=$(qesc "$ga_sysmap")}${MODEL_ARGS:+,$MODEL_ARGS}"
-	fi
-	qemu_argv qemu="$QEMU" accel="$1" clock="$2" cpu="$CPU" ns_bytes="$ns_bytes" \
-		mem_mb="$GUEST_MEM_MB" nvdimms="$nr_nvdimms" dir="$tmp" agent="$agent_out" \
-		console="$console" kernel="$kernel" initrd="$3" kernel_args="$mitigation_args${mitigation_args:+${KERNEL_ARGS:+ }}$KERNEL_ARGS" \
-		agent_opts="rebinds=$REBINDS$agent_opts" plugin="$ga_plugin"
-}
-
 qpid='' watcher='' tmp='' booted='' keep_stage=''
-# stop_qemu: the watchdog, and the timeout(1) with the QEMU under it
-stop_qemu() {
-	[ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
-	if [ -n "$qpid" ]; then
-		kill -TERM "$qpid" 2>/dev/null || true
-		wait "$qpid" 2>/dev/null || true
-	fi
-	qpid='' watcher=''
-}
-cleanup() {
-	# nothing may outlive us: QEMU, the sparse files, and the results of
-	# a run that did not reach its end (kept when an error names a file
-	# in them); a worktree moved for the module build goes back
-	stop_qemu
-	if [ -n "${restore:-}" ]; then
-		git -C "$srctree" checkout -q --detach "$restore" ||
-			warn "pages: git checkout $restore (back) in $srctree failed: check it out by hand"
-	fi
-	[ -z "$tmp" ] || rm -rf "$tmp"
-	[ "$results" = "$dest" ] || [ -n "$keep_stage" ] || rm -rf "$results"
-}
-# interrupted SIG: INT, TERM, HUP or PIPE to the runner.  Once QEMU has
-# started, what arrived is kept with an error record saying so, in place
-# of the results of the run before (finish, below); before that nothing
-# was measured, and the results directory stays as it was.  PIPE: the
-# reader of stderr is gone (a pipe to tee that died first): without the
-# trap the shell would die of it in the middle of a message, before
-# cleanup, and leave the NVDIMM files behind; its messages after that
-# fail, and the cleanup runs all the same.
-interrupted() {
-	trap '' INT TERM HUP PIPE
-	[ -n "$booted" ] || exit $((128 + $2))
-	stop_qemu
-	host_error="interrupted: bench-vm/run.sh got SIG$1 $(($(date +%s) - t0))s after QEMU started, QEMU stopped; partial results kept"
-	finish
-	die_rc $((128 + $2)) "run: $label interrupted by SIG$1: its partial records, with an error record saying so, are in $results/records.jsonl"
-}
 trap cleanup EXIT
 trap 'interrupted INT 2' INT
 trap 'interrupted TERM 15' TERM
@@ -428,15 +231,6 @@ tmp=$run_dir
 # always reaches the runner.  They are copied to the results, checked.
 agent_out=$tmp/agent.out
 console=$tmp/console.log
-# resolve_clock ACCEL: the clock of a run under ACCEL, and its model
-# (MODEL=auto: the cache model where the guest is exact, TCG with icount)
-# (the rules: defaults.sh)
-resolve_clock() {
-	clock_of "$1" ||
-		die "clock: icount was asked for but the guest runs under KVM (icount needs TCG): use --accel tcg or --clock wall"
-	model_of "$1" "$clock"
-	MODEL=$model
-}
 
 if [ -n "$print_cmd" ]; then
 	accel=$ACCEL
@@ -519,81 +313,6 @@ if [ "$(stat -f -c %T "$tmp")" = tmpfs ]; then
 	[ "$mem_kb" -ge "$host_kb" ] ||
 		die "preflight: $NVDIMM_DIR is tmpfs and the host has $((mem_kb >> 10)) MiB available, $((need_kb >> 10)) MiB needed: set NVDIMM_DIR to a disk directory or a smaller NS_SIZE"
 fi
-
-# watch WHY_FILE: the watchdog and the progress reporter of the run, in
-# the background.  QEMU has BOOT_TIMEOUT seconds until the agent's hello,
-# then TIMEOUT seconds for the rest, so how fast a machine boots never
-# decides whether a run is cut; on expiry it writes why to WHY_FILE and
-# sends TERM to timeout(1), which passes it to QEMU and sends KILL 5 s
-# later (QEMU is killed even when WHY_FILE cannot be written).  Its sleep runs in the background so that the TERM which ends
-# the watcher interrupts the wait and the sleep is not left behind.
-watch() {
-	sp=
-	trap 'kill "$sp" 2>/dev/null; exit 0' TERM
-	# (a log whose reader is gone must not end the watchdog: its
-	# progress lines fail, it goes on)
-	trap '' PIPE
-	start=$(date +%s) hello_at='' n=0
-	while kill -0 "$qpid" 2>/dev/null; do
-		now=$(date +%s)
-		agent_status "$agent_out"
-		if [ -z "$hello_at" ] && [ "$hello" = 1 ]; then
-			hello_at=$now
-		fi
-		why=
-		if [ -z "$hello_at" ] && [ $((now - start)) -ge "$BOOT_TIMEOUT" ]; then
-			why="watchdog: no hello from the agent ${BOOT_TIMEOUT}s after QEMU started (a kernel that does not boot: see $dest/console.log; or raise BOOT_TIMEOUT=); QEMU killed"
-		elif [ -n "$hello_at" ] && [ $((now - hello_at)) -ge "$TIMEOUT" ]; then
-			why="watchdog: QEMU killed ${TIMEOUT}s after the agent's hello (a hung guest, or raise TIMEOUT=); partial results kept"
-		fi
-		if [ -n "$why" ]; then
-			printf '%s\n' "$why" >"$1" || true
-			kill -TERM "$qpid" 2>/dev/null
-			exit 0
-		fi
-		n=$((n + 1))
-		if [ $((n % 15)) = 0 ]; then
-			progress "$label" "$samples samples, step ${step:-boot (no hello yet)}" || :
-		fi
-		sleep 1 &
-		sp=$!
-		wait "$sp"
-	done
-}
-
-# finish: the records of what arrived (bench-vm-collect, with host_error),
-# QEMU's outputs beside them, and all of it in place of the run before
-# (results_commit); sets crc, collect's status, and results to DIR.  No
-# signal stops it halfway.  A record or log that cannot be written (a full
-# disk) is an error naming it, and DIR keeps the results of the run before.
-finish() {
-	trap '' INT TERM HUP PIPE
-	crc=0
-	model_out=
-	[ "$MODEL" = none ] || model_out=$tmp/model.out
-	qemu_version=$("$QEMU" --version 2>/dev/null | head -n 1)
-	"$BENCH_VM_BIN/bench-vm-collect" --commit "$label" --accel "$accel" --clock "$clock" --qemu-cpu "$CPU" \
-		${qemu_version:+--qemu-version "$qemu_version"} \
-		--ns-size "$ns_bytes" --rebinds "$REBINDS" ${host_error:+--host-error "$host_error"} \
-		--qemu-log "$tmp/qemu.log" --build "$build_id" \
-		${model_out:+--model "$model_out"} \
-		--output "$results/records.jsonl" "$agent_out" 2>"$tmp/collect.err" || crc=$?
-	if [ ! -f "$results/records.jsonl" ]; then
-		cat "$tmp/collect.err" >&2
-		die "results: the records of $label could not be written to $results/records.jsonl (see above): free space on $(df -P "$results" | awk 'NR == 2 { print $6 }'), or give --results elsewhere; $dest keeps the results of the run before"
-	fi
-	for f in agent.out console.log qemu.log watchdog.txt collect.err model.out; do
-		[ ! -f "$tmp/$f" ] || cp "$tmp/$f" "$results/$f" ||
-			die "results: copying $f to $results failed (the reason is above: a full disk?); $dest keeps the results of the run before"
-	done
-	files=$(ls "$results")
-	put "$results/.bench-vm-files" <<EOF
-$files
-EOF
-	results_commit "$results" "$dest" ||
-		die "results: moving the results of $label from $results into $dest failed (the reason is above)"
-	results=$dest
-}
 
 # No host-side prefault of the files: QEMU needs them at full size and
 # its own mapping faults pages in on first touch anyway, so the first

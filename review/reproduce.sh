@@ -96,7 +96,8 @@ cp "$BIN/bench-vm-agent" "$BIN/bench-vm-collect" "$BIN/gen_init_cpio" "$BIN/ci-r
 # names, found from it: ci/run.sh scripts_of), and the ones inputs made
 # before that did not list (lib.sh's pin.conf and owner.sh)
 for p in $(awk 'length($1) == 64 && $2 !~ "^/" { print $2 }' "$CI_OUT/$to/bench-vm/inputs") \
-	bench-vm/run.sh bench-vm/rundir.sh bench-vm/initramfs.sh bench-vm/pdeath.sh \
+	bench-vm/run.sh bench-vm/run-options.sh bench-vm/guest.sh bench-vm/rundir.sh \
+	bench-vm/initramfs.sh bench-vm/pdeath.sh \
 	scripts/lib.sh scripts/lib-git.sh scripts/lib-lock.sh scripts/lib-build.sh \
 	series/pin.conf scripts/owner.sh; do
 	case $TOP/$p in "$OUT"/*) continue ;; esac
