@@ -69,7 +69,7 @@ test_expect_success 'bench-vm-collect --model: records with the model and its la
 	{
 		printf "model\tname=cache\tl1d_size=49152\tllc_size=16777216\n" &&
 		for w in 1 2; do
-			printf "window\tseq=$w\tinsns=1$w\tloads=2\tstores=3\tnt_stores=0\tnt_bytes=0\trep_iters=0\trep_bytes=0\tsfences=0\tmfences=0\tl1d_load_misses=0\tl1d_store_misses=1\tllc_load_misses=0\tllc_store_misses=1\tllc_writebacks=0\tnt_rereads=0\trep_starts=0\test_cycles=9$w\n" &&
+			printf "window\tseq=$w\tinsns=1$w\tloads=2\tstores=3\tnt_stores=0\tnt_bytes=0\trep_iters=0\trep_bytes=0\tsfences=0\tmfences=0\tl1d_load_misses=0\tl1d_store_misses=1\tllc_load_misses=0\tllc_store_misses=1\tllc_writebacks=0\tnt_rereads=0\trep_starts=0\towed_writebacks=0\test_cycles=9$w\n" &&
 			printf "func\tseq=$w\trank=1\tname=f$w\tinsns=1$w\test_cycles=9$w\n" || return 1
 		done &&
 		printf "end\twindows=2\tbad_markers=0\twrite=ok\n"

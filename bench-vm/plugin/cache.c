@@ -104,3 +104,15 @@ int cache_mark_dirty(struct cache *c, uint64_t line)
 		}
 	return 0;
 }
+
+uint64_t cache_peek(const struct cache *c, uint64_t line)
+{
+	const uint64_t *set = c->tags + (size_t)(line & (c->sets - 1)) * c->ways;
+	uint64_t key = (line + 1) << 1;
+	unsigned int i;
+
+	for (i = 0; i < c->ways; i++)
+		if ((set[i] & ~1ull) == key)
+			return set[i];
+	return 0;
+}

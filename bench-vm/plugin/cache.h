@@ -37,6 +37,8 @@ void cache_free(struct cache *c);
 int cache_access(struct cache *c, uint64_t line, int dirty, uint64_t *victim);
 /* Remove @line if present; returns its entry (0: it was not there). */
 uint64_t cache_evict(struct cache *c, uint64_t line);
+/* @line's entry if present (0: not there), the LRU order untouched */
+uint64_t cache_peek(const struct cache *c, uint64_t line);
 /* Mark @line dirty if present, without touching the LRU order; 1 if it was. */
 int cache_mark_dirty(struct cache *c, uint64_t line);
 

@@ -186,6 +186,61 @@ static void test_writeback_levels(void)
 	model_free(&m);
 }
 
+/* the window line's owed_writebacks, as model_close() writes it */
+static long close_owed(struct model *m)
+{
+	char line[2048], *v;
+	FILE *f = tmpfile();
+	long owed = -1;
+
+	if (!f || model_close(m, f, noname, NULL) < 0)
+		return -1;
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		v = strstr(line, "\towed_writebacks=");
+		if (!strncmp(line, "window\t", 7) && v)
+			owed = strtol(v + 17, NULL, 10);
+	}
+	fclose(f);
+	return owed;
+}
+
+/*
+ * Owed write-backs: the dirty lines of any level at the close, a line
+ * dirty in the L1d and the LLC once.  An L1d of 2 sets of 2 ways (even
+ * lines in one, odd in the other): line 0 stored, pushed out by lines 2
+ * and 4 into the LLC (dirty there), stored again (dirty in both); line 3
+ * stored (dirty in the L1d, clean in the LLC); line 5 stored, then
+ * streamed over (written back then, not owed).
+ */
+static void test_owed(void)
+{
+	struct model_params p = model_defaults;
+	const char *why;
+	struct model m;
+
+	p.l1d_size = 256;
+	p.l1d_ways = 2;
+	p.llc_size = 1 << 20;
+	if (model_init(&m, &p, 1, 1, &why)) {
+		ok(0, why);
+		return;
+	}
+	model_open(&m);
+	model_access(&m, 0, 0, INSN_PLAIN, 0, 8, 1);
+	model_access(&m, 0, 0, INSN_PLAIN, 2 * 64, 8, 0);
+	model_access(&m, 0, 0, INSN_PLAIN, 4 * 64, 8, 0);
+	model_access(&m, 0, 0, INSN_PLAIN, 0, 8, 1);
+	model_access(&m, 0, 0, INSN_PLAIN, 3 * 64, 8, 1);
+	model_access(&m, 0, 0, INSN_PLAIN, 5 * 64, 8, 1);
+	model_access(&m, 0, 0, INSN_NT, 5 * 64, 8, 1);
+	ok(close_owed(&m) == 2,
+	   "owed: lines 0 (L1d and LLC) and 3 (L1d) owed once each; 5 written back when streamed");
+	model_open(&m);
+	ok(close_owed(&m) == 0, "owed: a window that stores nothing owes nothing");
+	model_free(&m);
+}
+
 /*
  * REP starts: a REP MOVSB of 128 bytes whose source jumps after 64
  * (the destination contiguous) is two REPs; then one more REP, on from
@@ -324,6 +379,7 @@ int main(void)
 	test_sets();
 	test_copies();
 	test_writeback_levels();
+	test_owed();
 	test_rep_starts();
 	test_top();
 	test_symbols();

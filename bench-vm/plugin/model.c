@@ -262,6 +262,31 @@ static int write_events(FILE *f, const uint64_t ev[NR_EVENTS], uint64_t est)
 	return r;
 }
 
+/*
+ * Dirty lines in any cache: the write-backs a window owes.  A line dirty
+ * in an L1d and in the LLC (L1d is not inclusive) is one write-back, as
+ * the L1d's eviction only marks the LLC's copy.
+ */
+static uint64_t owed_writebacks(const struct model *m)
+{
+	uint64_t n = 0, e;
+	size_t i, j;
+
+	for (i = 0; i < (size_t)m->llc.sets * m->llc.ways; i++)
+		n += cache_entry_dirty(m->llc.tags[i]);
+	for (j = 0; j < m->nr_vcpus; j++) {
+		const struct cache *l1 = &m->l1d[j];
+
+		for (i = 0; i < (size_t)l1->sets * l1->ways; i++) {
+			e = l1->tags[i];
+			if (e && cache_entry_dirty(e) &&
+			    !cache_entry_dirty(cache_peek(&m->llc, cache_entry_line(e))))
+				n++;
+		}
+	}
+	return n;
+}
+
 int model_close(struct model *m, FILE *f, const char *(*name)(size_t func, void *arg),
 		void *arg)
 {
@@ -275,6 +300,7 @@ int model_close(struct model *m, FILE *f, const char *(*name)(size_t func, void 
 		return 0;
 	}
 	model_totals(m, tot);
+	tot[EV_owed_writebacks] = owed_writebacks(m);
 	m->active = 0;
 	ret = fprintf(f, "window\tseq=%u", m->seq);
 	if (ret >= 0)
