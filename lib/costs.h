@@ -33,6 +33,16 @@
  * two-runs fitted again: out of sample, median |error| 17.1 -> 11.6%,
  * worst 33.8 -> 26.0%).  A table's records say each class's side
  * (params.side), and a prediction prices with the table's own.
+ * Every timed call starts flushed (bench/costs.c, bench/experiments.c:
+ * params.start "flushed"), as the model's window starts cold: before,
+ * load-llc-4m walked what load-llc had left in the LLC and was held out
+ * +93%; flushed, the kernels held out RMS went 22.6/21.5% -> 9.6/5.9%
+ * (results/2026-12-07-costs-amd-epyc-flushed).
+ * Terms tried and not kept (the same records fitted with and without):
+ *   owed write-backs (the plugin's owed_writebacks, a window's dirty lines
+ *   at its close) priced as write-backs (cost-fit --owed): held out and
+ *   the check worse in all four runs, warm and flushed (the same
+ *   results' owed-ab/): a flushed host pays them outside the clock.
  * Costs are ns per event, extra to the classes above them on its side (a
  * load that misses costs load + l1_load_miss + llc_load).
  *

@@ -12,7 +12,9 @@
 # copy-bench from before REP was priced on the serial side.  A run of
 # rounds (copy-bench --rounds, make costs) is fitted on its odd rounds and
 # checked on its even ones, its spread the rounds' own; a round missing
-# or timed twice, or a run of one round, is refused.  The classes and sides
+# or timed twice, or a run of one round, is refused.  --owed (owed
+# write-backs priced as write-backs) fits timings that pay them, writes no
+# table, and refuses counts of a plugin without them.  The classes and sides
 # are computed here a second time, in Python, from lib/costs.h.
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
@@ -24,12 +26,14 @@ need tool:cost-fit
 # synth COSTS [RECORDS] [FACTOR] [CASE=FACTOR]: RECORDS (default: the
 # set's first run) with every sample replaced by what COSTS
 # (class=ns,...) make of its window's counts (the kernels in ns, the
-# replica's passes in ms), times FACTOR, and CASE's times its own FACTOR
+# replica's passes in ms), times FACTOR, and CASE's times its own FACTOR;
+# OWED=1: a window's owed write-backs priced as write-backs (cost-fit --owed)
 synth() {
 	python3 - "$1" "$RES" "${2:-$RES/records.jsonl}" "${3:-1}" "${4:-}" <<-'PY'
-	import glob, json, sys
+	import glob, json, os, sys
 	costs = {k: float(v) for k, v in (kv.split("=") for kv in sys.argv[1].split(","))}
 	res, recs, factor, odd = sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5]
+	owed = os.environ.get("OWED") == "1"
 	side = {"insn": 0, "load": 0, "store": 0, "rep_byte": 2, "rep_start": 2,
 	        "l1_load_miss": 1, "l1_store_miss": 1, "llc_load": 1, "llc_store": 1,
 	        "writeback": 1, "nt_line": 1, "fence": 2, "nt_reread": 2}
@@ -41,7 +45,8 @@ synth() {
 	            "l1_load_miss": e["l1d_load_misses"] - e["llc_load_misses"],
 	            "l1_store_miss": e["l1d_store_misses"] - e["llc_store_misses"],
 	            "llc_load": e["llc_load_misses"], "llc_store": e["llc_store_misses"],
-	            "writeback": e["llc_writebacks"], "nt_line": e["nt_bytes"] / 64,
+	            "writeback": e["llc_writebacks"] + (e["owed_writebacks"] if owed else 0),
+	            "nt_line": e["nt_bytes"] / 64,
 	            "fence": e["sfences"] + e["mfences"], "nt_reread": e["nt_rereads"]}
 	def predict(e):
 	    a = classes(e)
@@ -248,6 +253,23 @@ test_expect_success 'a run of rounds with a round missing or twice, of one round
 	sed "s/\"round\": 2/\"round\": 2.5/" r.jsonl >frac.jsonl &&
 	expect_fail "$FIT" --times frac.jsonl $(counts) --table t.jsonl &&
 	grep_err "params.round 2.5 is not a round from 1 to 999" && [ ! -e t.jsonl ]
+'
+
+test_expect_success '--owed: timings that pay the owed write-backs fit exactly with it, not without; no table with it; counts without owed_writebacks refused' '
+	NEW=$TOP/results/2026-12-07-costs-amd-epyc-flushed/run-2 &&
+	( RES=$NEW && export OWED=1 && synth "$COSTS" "$NEW/records.jsonl" ) >owed.jsonl &&
+	[ "$(grep -c "\"cost/" owed.jsonl)" = 260 ] &&
+	( RES=$NEW && "$FIT" --times owed.jsonl $(counts) --owed ) >with.txt &&
+	grep -q "chi^2 0.0 on 13 degrees of freedom" with.txt &&
+	grep -q "held out (RMS): 0.0%" with.txt &&
+	{ rc=0; ( RES=$NEW && "$FIT" --times owed.jsonl $(counts) ) >without.txt 2>err || rc=$?; } &&
+	grep -q "held out (RMS)" without.txt && ! grep -q "held out (RMS): 0.0%" without.txt &&
+	{ rc=0; ( RES=$NEW && "$FIT" --times owed.jsonl $(counts) --owed --table t.jsonl ) \
+		>/dev/null 2>err || rc=$?; } &&
+	[ "$rc" = 2 ] && grep -q "owed is an experiment" err && [ ! -e t.jsonl ] &&
+	synth "$COSTS" >times.jsonl &&
+	expect_fail "$FIT" --times times.jsonl $(counts) --owed &&
+	grep_err "has no owed_writebacks .counted before the plugin had it: count again."
 '
 
 done_testing
