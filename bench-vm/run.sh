@@ -82,20 +82,20 @@
 # interrupted by signal N.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
-. "$(dirname "$0")/rundir.sh"
-. "$(dirname "$0")/argv.sh"
-. "$(dirname "$0")/kvm.sh"
-. "$(dirname "$0")/pages.sh"
+. "$TOP/bench-vm/rundir.sh"
+. "$TOP/bench-vm/argv.sh"
+. "$TOP/bench-vm/kvm.sh"
+. "$TOP/bench-vm/pages.sh"
 # the run's parts: its QEMU, watchdog, signals and records
 # shellcheck source=guest.sh
-. "$(dirname "$0")/guest.sh"
+. "$TOP/bench-vm/guest.sh"
 # shellcheck disable=SC2034 # die and usage_die (scripts/lib.sh) name it
 PROG=bench-vm
 BENCH_VM_BIN=${BENCH_VM_BIN:-$BIN}
 QEMU=${QEMU:-qemu-system-x86_64}
 
 # shellcheck source=defaults.sh
-. "$(dirname "$0")/defaults.sh"
+. "$TOP/bench-vm/defaults.sh"
 MODEL_ARGS=${MODEL_ARGS:-}
 TIMEOUT=${TIMEOUT:-}
 # A guest under KVM or TCG says hello about a second after QEMU starts.
@@ -165,7 +165,7 @@ done
 
 # the options, each checked; --check and --print-footprint answer there
 # shellcheck source=run-options.sh
-. "$(dirname "$0")/run-options.sh"
+. "$TOP/bench-vm/run-options.sh"
 
 if [ -z "$kernel" ]; then
 	kernel=$OUT/build/$commit/arch/x86/boot/bzImage

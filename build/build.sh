@@ -25,7 +25,7 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 kernel_settings_check
-. "$(dirname "$0")/kconfig.sh"
+. "$TOP/build/kconfig.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then
 	[ $# = 3 ] || usage_die "build.sh [--results DIR] COMMIT: one commit (make build COMMITS='...' for several)"
@@ -134,7 +134,7 @@ by_target() {
 # the walk: one build directory per configuration, each commit built
 # where the commit before it was (build/walk.sh)
 # shellcheck source=walk.sh
-. "$(dirname "$0")/walk.sh"
+. "$TOP/build/walk.sh"
 
 # build_one COMMIT: 0 built, 1 failed: the commit built in the walk
 # directory W, then W copied to $OUT/build/<commit> with the commit's own

@@ -35,7 +35,7 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 kernel_settings_check
-. "$(dirname "$0")/../build/kconfig.sh"
+. "$TOP/build/kconfig.sh"
 results='' check=''
 if [ "${1:-}" = --results ]; then
 	[ $# = 3 ] || usage_die "checks.sh [--results DIR] COMMIT: one commit (make checks COMMITS='...' for several)"
@@ -116,7 +116,7 @@ done
 # stamp, and every cache key below)
 TOOLS=$(tool_versions gcc sparse spatch clang ld.lld qemu-system-x86_64)
 # shellcheck source=configs.sh
-. "$(dirname "$0")/configs.sh"
+. "$TOP/checks/configs.sh"
 # codegen's reference: Debian's own configuration of the pinned version
 # (its sha256 decides the findings: a stamp input), fetched once
 # (build/debian-config.sh); only for the distro guest, whose claim it is
@@ -172,13 +172,13 @@ command -v spatch >/dev/null || die "coccinelle: spatch is not installed: run 'm
 # the checks' parts: what sparse, clang and codegen build; coccinelle's
 # runs; a function a check; the findings' severity and records
 # shellcheck source=objects.sh
-. "$(dirname "$0")/objects.sh"
+. "$TOP/checks/objects.sh"
 # shellcheck source=cocci-run.sh
-. "$(dirname "$0")/cocci-run.sh"
+. "$TOP/checks/cocci-run.sh"
 # shellcheck source=checkers.sh
-. "$(dirname "$0")/checkers.sh"
+. "$TOP/checks/checkers.sh"
 # shellcheck source=findings.sh
-. "$(dirname "$0")/findings.sh"
+. "$TOP/checks/findings.sh"
 
 mkdir -p "$CDIR" "$CACHE"
 rm -f "$CDIR/cocci-missing"

@@ -25,7 +25,7 @@
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 kernel_settings_check
-. "$(dirname "$0")/../build/kconfig.sh"
+. "$TOP/build/kconfig.sh"
 PROG=kunit
 results='' check=''
 if [ "${1:-}" = --results ]; then

@@ -22,15 +22,15 @@ PROG=ci
 . "$(dirname "$0")/../scripts/lib.sh"
 kernel_settings_check
 # shellcheck source=step-lib.sh
-. "$(dirname "$0")/step-lib.sh"
+. "$TOP/ci/step-lib.sh"
 # shellcheck source=step-run.sh
-. "$(dirname "$0")/step-run.sh"
+. "$TOP/ci/step-run.sh"
 # shellcheck source=keys.sh
-. "$(dirname "$0")/keys.sh"
+. "$TOP/ci/keys.sh"
 # shellcheck source=estimate.sh
-. "$(dirname "$0")/estimate.sh"
+. "$TOP/ci/estimate.sh"
 # shellcheck source=queue.sh
-. "$(dirname "$0")/queue.sh"
+. "$TOP/ci/queue.sh"
 
 for v in CI_DRIVER CI_OUT CI_GUEST_STEP CI_N CI_VM_JOBS CI_VM_KB CI_SCHEDULE CI_STEPS_FILE CI_T0 CI_T_START; do
 	eval "[ -n \"\${$v:-}\" ]" || usage_die "guest-queue.sh: $v is not set: ci/run.sh starts it"

@@ -1,7 +1,7 @@
 # ci/keys.sh: content keys, under which a step's results made for one
 # commit id are reused for another of the same content (a changelog
 # edit, a rebase that changed no file).  Sourced by ci/run.sh.  POSIX sh.
-# shellcheck disable=SC2034,SC2154 # fn, inputs: step-run.sh's; key set for run_step
+# shellcheck disable=SC2034,SC2154 # fn, inputs: step-run.sh's; line: lib.sh's line_of; key set for run_step
 
 # content_key STEP COMMIT: sets key (none when the step has no content)
 # from the inputs that inputs() read
@@ -10,7 +10,8 @@ content_key() {
 	fn_of "$1" && ck_f=step_${fn}_content
 	command -v "$ck_f" >/dev/null || return 0
 	ck=$("$ck_f" "$2") || die "$1: what $(printf %.12s "$2") is made of cannot be read"
-	key=$({ printf '%s\n' "$ck"; printf '%s\n' "$inputs" | sed "s/$2/COMMIT/g"; } | hash_of)
+	key=$({ printf '%s\n' "$ck"; printf '%s\n' "$inputs" | sed "s/$2/COMMIT/g"; } | sha256sum)
+	key=${key%% *}
 }
 
 # reuse_source STEP KEY COMMIT: the commit whose last good results of STEP
@@ -18,9 +19,10 @@ content_key() {
 # superseded); false when there is none
 reuse_source() {
 	[ -n "$2" ] && [ -f "$CI_OUT/.keys/$1/$2" ] || return 1
-	rsrc=$(cat "$CI_OUT/.keys/$1/$2") || return 1
+	line_of "$CI_OUT/.keys/$1/$2" || return 1
+	rsrc=$line
 	[ "$rsrc" != "$3" ] && [ -f "$CI_OUT/$rsrc/$1.stamp" ] &&
-		[ "$(cat "$CI_OUT/$rsrc/$1/key" 2>/dev/null)" = "$2" ] &&
+		line_of "$CI_OUT/$rsrc/$1/key" && [ "$line" = "$2" ] &&
 		[ ! -e "$CI_OUT/$rsrc/.$1.superseded" ] || return 1
 	echo "$rsrc"
 }
@@ -46,9 +48,10 @@ reuse_results() {
 # commit first made them, when COMMIT reused them)
 key_write() {
 	[ -n "$3" ] || return 0
-	kw_c=$(cat "$CI_OUT/$2/$1/reused-from" 2>/dev/null || echo "$2")
+	kw_c=$2
+	! line_of "$CI_OUT/$2/$1/reused-from" || kw_c=$line
 	# the first commit's results may be gone or others since
-	[ "$(cat "$CI_OUT/$kw_c/$1/key" 2>/dev/null)" = "$3" ] && [ -f "$CI_OUT/$kw_c/$1.stamp" ] ||
+	line_of "$CI_OUT/$kw_c/$1/key" && [ "$line" = "$3" ] && [ -f "$CI_OUT/$kw_c/$1.stamp" ] ||
 		kw_c=$2
 	mkdir -p "$CI_OUT/.keys/$1" && printf '%s\n' "$kw_c" | write_file "$CI_OUT/.keys/$1/$3" ||
 		die "$1: cannot write $CI_OUT/.keys/$1/$3 (disk full?)"

@@ -73,19 +73,19 @@ PROG=ci
 . "$(dirname "$0")/../scripts/lib.sh"
 kernel_settings_check
 # shellcheck source=../report/report-lib.sh
-. "$(dirname "$0")/../report/report-lib.sh"
+. "$TOP/report/report-lib.sh"
 # shellcheck source=step-lib.sh
-. "$(dirname "$0")/step-lib.sh"
+. "$TOP/ci/step-lib.sh"
 # shellcheck source=step-run.sh
-. "$(dirname "$0")/step-run.sh"
+. "$TOP/ci/step-run.sh"
 # shellcheck source=keys.sh
-. "$(dirname "$0")/keys.sh"
+. "$TOP/ci/keys.sh"
 # shellcheck source=estimate.sh
-. "$(dirname "$0")/estimate.sh"
+. "$TOP/ci/estimate.sh"
 # shellcheck source=queue.sh
-. "$(dirname "$0")/queue.sh"
+. "$TOP/ci/queue.sh"
 # shellcheck source=tables.sh
-. "$(dirname "$0")/tables.sh"
+. "$TOP/ci/tables.sh"
 
 CI_QUICK=${CI_QUICK:-}
 case $CI_QUICK in
@@ -114,7 +114,7 @@ esac
 
 # the run's settings, every one checked before anything is written
 # shellcheck source=settings.sh
-. "$(dirname "$0")/settings.sh"
+. "$TOP/ci/settings.sh"
 
 # the commits, in order
 # shellcheck disable=SC2086 # CI_COMMITS: revisions, a word each

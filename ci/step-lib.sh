@@ -8,11 +8,18 @@
 # line in the order given, PATH relative to the toolkit; one sha256sum
 # for all (a step's inputs are read for every commit of a run)
 files_hash() {
-	# (NUL-separated: a path with a blank, under OUT or CI_OUT, is one)
-	for f in "$@"; do
-		[ ! -f "$f" ] || printf '%s\0' "$f"
-	done | xargs -0 -r sha256sum | awk -v top="$TOP/" '
-		BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { want[i] = ARGV[i]; delete ARGV[i] } }
+	# every PATH for awk (in the environment: -v would read its
+	# backslashes), then only the plain files for sha256sum: a FIFO would
+	# hang it, a directory is missing; no xargs (a process a call)
+	fh_all='' fh_nl='
+'
+	for fh_f; do
+		fh_all=$fh_all$fh_f$fh_nl
+		shift
+		[ ! -f "$fh_f" ] || set -- "$@" "$fh_f"
+	done
+	{ [ $# = 0 ] || sha256sum -- "$@"; } | FH_LIST=$fh_all awk -v top="$TOP/" '
+		BEGIN { n = split(ENVIRON["FH_LIST"], want, "\n") - 1 }
 		{ sum[substr($0, 67)] = substr($0, 1, 64) }
 		END {
 			for (i = 1; i <= n; i++) {
@@ -20,7 +27,7 @@ files_hash() {
 				if (index(f, top) == 1) r = substr(f, length(top) + 1)
 				if (f in sum) printf "%s %s\n", sum[f], r; else printf "missing %s\n", r
 			}
-		}' "$@"
+		}'
 }
 
 # scripts_of SCRIPT...: each SCRIPT and every file it names as "$TOP/X"
@@ -107,7 +114,32 @@ step_const() {
 		"step_${fn}_$2"
 		return
 	fi
-	printf '%s\n' "${CI_STEP_TABLE:-}" | awk -v s="$1" -v f="$2" '
-		BEGIN { col["kind"] = 2; col["needs"] = 3; col["commits"] = 4; col["typical"] = 5 }
-		$1 == s && (f in col) && $(col[f]) != "-" { v = $(col[f]); gsub(/,/, " ", v); print v }'
+	# read by the shell, no awk: the plan and the loop ask it for every
+	# commit and step
+	case $2 in
+	kind) sc_n=2 ;; needs) sc_n=3 ;; commits) sc_n=4 ;; typical) sc_n=5 ;; *) return 0 ;;
+	esac
+	sc_ifs=$IFS
+	IFS='
+'
+	case $- in *f*) sc_f= ;; *) sc_f=1 && set -f ;; esac
+	for sc_l in ${CI_STEP_TABLE:-}; do
+		IFS=$sc_ifs
+		# shellcheck disable=SC2086 # the row's fields, split on blanks
+		set -- "$1" "$sc_n" $sc_l
+		[ $# -ge 3 ] && [ "$3" = "$1" ] || continue
+		shift $(($2 + 1))
+		[ $# -gt 0 ] && [ "$1" != - ] || break
+		sc_v=$1 sc_o=
+		while :; do
+			case $sc_v in
+			*,*) sc_o=$sc_o${sc_v%%,*}' ' sc_v=${sc_v#*,} ;;
+			*) sc_o=$sc_o$sc_v && break ;;
+			esac
+		done
+		printf '%s\n' "$sc_o"
+		break
+	done
+	IFS=$sc_ifs
+	[ -z "$sc_f" ] || set +f
 }

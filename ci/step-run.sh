@@ -4,11 +4,6 @@
 # RUN_DIR, commits, n, bg_vm, T0, T_START).  POSIX sh.
 # shellcheck disable=SC2034,SC2154 # the driver's globals (n, key, fn, up_now: ci/run.sh, lib.sh), and ow/osec set for the caller
 
-# hash_of: sha256 of stdin
-hash_of() {
-	sha256sum | cut -d' ' -f1
-}
-
 # outcome_of COMMIT STEP: sets ow and osec, the word and seconds of the
 # step's outcome in this run (outcome_write); false when there is none.
 # A read, no process: the tables ask it for every commit and step.
@@ -79,13 +74,13 @@ run_step() {
 		short_of "$rs_hash"
 		progress "$rs_i/$n $rs_short" "$rs_s: up to date (inputs $short)"
 		outcome_write "$rs_c" "$rs_s" same 0
-		rm -f "$CI_OUT/$rs_c/.$rs_s.superseded"
+		rm_there "$CI_OUT/$rs_c/.$rs_s.superseded"
 		# results made before keys were kept: their key is this one
 		if [ -n "$rs_key" ] && [ ! -f "$rs_dir/key" ]; then
 			printf '%s\n' "$rs_key" | write_file "$rs_dir/key" ||
 				die "$rs_s: cannot write $rs_dir/key (disk full?)"
 		fi
-		[ "$(cat "$CI_OUT/.keys/$rs_s/$rs_key" 2>/dev/null)" != "" ] ||
+		line_of "$CI_OUT/.keys/$rs_s/$rs_key" ||
 			key_write "$rs_s" "$rs_c" "$rs_key"
 		rs_where=$rs_dir
 		return 0
@@ -93,7 +88,7 @@ run_step() {
 	# (made anew: the step writes its files there with a plain >)
 	rs_new=$CI_OUT/$rs_c/.$rs_s.attempt
 	rs_old=$CI_OUT/$rs_c/.$rs_s.old
-	rm -rf "$rs_new" "$rs_old" && mkdir -p "$rs_new" &&
+	rm_there "$rs_new" "$rs_old" && mkdir -p "$rs_new" &&
 		printf '%s\n' "$rs_inputs" >"$rs_new/inputs" &&
 		{ [ -z "$rs_key" ] || printf '%s\n' "$rs_key" >"$rs_new/key"; } ||
 		die "$rs_s: cannot make $rs_new (disk full?): the results of $rs_short are as they were"
@@ -125,7 +120,8 @@ run_step() {
 		fi
 		echo "$rc" >"$rs_new/rc"
 	} 2>&1 | log_view "$rs_new/log"
-	rc=$(cat "$rs_new/rc")
+	# (no rc: the step's group was killed before it wrote one, a failure)
+	line_of "$rs_new/rc" && rc=$line || rc=1
 	uptime_s && rs_t=$((up_now - rs_t))
 	echo "$rs_t" >"$rs_new/seconds"
 	rs_why=
@@ -134,16 +130,18 @@ run_step() {
 	if [ "$rc" = 0 ] || [ ! -f "$rs_stamp" ]; then
 		# (stamp first: a kill in between leaves no stamp, never a stamp
 		# of other results)
-		rm -f "$rs_stamp" &&
+		rm_there "$rs_stamp" &&
 			{ [ ! -e "$rs_dir" ] || mv "$rs_dir" "$rs_old"; } &&
-			mv "$rs_new" "$rs_dir" && rm -rf "$rs_old" &&
-			rm -f "$CI_OUT/$rs_c/.$rs_s.superseded" ||
+			mv "$rs_new" "$rs_dir" && rm_there "$rs_old" &&
+			rm_there "$CI_OUT/$rs_c/.$rs_s.superseded" ||
 			die "$rs_s: moving $rs_new to $rs_dir failed (the reason is above)"
 		rs_where=$rs_dir
 	else
 		# kept, marked superseded before the step started (above)
 		rs_where=$rs_new
-		rs_kept=" ($rs_dir keeps the last good results, inputs $(printf %.12s "$(cat "$rs_stamp")"))"
+		line_of "$rs_stamp" || line=
+		short_of "$line"
+		rs_kept=" ($rs_dir keeps the last good results, inputs $short)"
 	fi
 	case $rc in
 	0)
@@ -151,7 +149,9 @@ run_step() {
 		key_write "$rs_s" "$rs_c" "$rs_key"
 		if [ -f "$rs_dir/reused-from" ]; then
 			outcome_write "$rs_c" "$rs_s" reused "$rs_t"
-			progress "$rs_i/$n $rs_short" "$rs_s: reused from $(printf %.12s "$(cat "$rs_dir/reused-from")") in ${rs_t}s"
+			line_of "$rs_dir/reused-from" || line=
+			short_of "$line"
+			progress "$rs_i/$n $rs_short" "$rs_s: reused from $short in ${rs_t}s"
 		else
 			outcome_write "$rs_c" "$rs_s" ok "$rs_t"
 			progress "$rs_i/$n $rs_short" "$rs_s: ok in ${rs_t}s"

@@ -24,7 +24,7 @@ PROG=html
 . "$(dirname "$0")/../scripts/lib.sh"
 kernel_settings_check
 # shellcheck source=report-lib.sh
-. "$(dirname "$0")/report-lib.sh"
+. "$TOP/report/report-lib.sh"
 
 # sh_quote WORD: WORD for a POSIX shell, single-quoted where it needs it
 sh_quote() {

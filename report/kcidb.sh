@@ -25,7 +25,7 @@ PROG=kcidb
 . "$(dirname "$0")/../scripts/lib.sh"
 kernel_settings_check
 # shellcheck source=report-lib.sh
-. "$(dirname "$0")/report-lib.sh"
+. "$TOP/report/report-lib.sh"
 
 [ $# -le 1 ] || usage_die "make kcidb [RESULTS=<set>] [KCIDB_OUT=FILE] (one set: a directory of <commit>.jsonl files and commits.txt)"
 set=${1:-}

@@ -18,7 +18,7 @@ PROG=report
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=report-lib.sh
-. "$(dirname "$0")/report-lib.sh"
+. "$TOP/report/report-lib.sh"
 
 [ $# = 1 ] && [ -n "$1" ] || usage_die "make report RESULTS=<set> (a directory of <commit>.jsonl files and commits.txt, e.g. results/2026-12-05-series-v3-distro/vm-icount-100G)"
 set=${1%/}

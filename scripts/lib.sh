@@ -12,8 +12,14 @@
 LANG=C LC_ALL=C TZ=UTC
 export LANG LC_ALL TZ
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PROG=${PROG:-$(basename "$0" .sh)}
+# (no dirname, no basename: every script sources this, and a process
+# costs milliseconds on a VM; a $0 without a slash is in the current
+# directory)
+case $0 in */*) TOP=${0%/*}/.. ;; *) TOP=.. ;; esac
+TOP=$(cd "$TOP" && pwd)
+if [ -z "${PROG:-}" ]; then
+	PROG=${0##*/} && PROG=${PROG%.sh}
+fi
 OUT=${OUT:-$TOP/out}
 # the C tools (make tools)
 BIN=${BIN:-$OUT/bin}
@@ -121,8 +127,29 @@ write_file() {
 	if [ "$wf_rc" = 0 ] || [ -n "$wf_k" ]; then
 		mv -f -T "$wf_t" "$wf_f" || { [ "$wf_rc" != 0 ] || wf_rc=1; }
 	fi
-	rm -f "$wf_t"
+	# (renamed in, nothing is left there: no rm, a process saved a write)
+	[ ! -e "$wf_t" ] || rm -f "$wf_t"
 	return "$wf_rc"
+}
+
+# line_of FILE: sets line to FILE's first line, what $(cat FILE) gives
+# of a one-line file (a key, a stamp, a status), without a process; false
+# when FILE cannot be read or is empty
+line_of() {
+	line=''
+	IFS= read -r line 2>/dev/null <"$1" || [ -n "$line" ]
+}
+
+# rm_there PATH...: rm -rf PATH... when one of them is there (a link
+# too), else nothing: no process for what a run removes "in case" for
+# every step of every commit.  rm's status.
+rm_there() {
+	for rt_p; do
+		if [ -e "$rt_p" ] || [ -L "$rt_p" ]; then
+			rm -rf -- "$@"
+			return
+		fi
+	done
 }
 
 # wf_tmp FILE: sets wf_t to a new, empty file beside FILE,
