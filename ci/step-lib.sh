@@ -8,26 +8,28 @@
 # line in the order given, PATH relative to the toolkit; one sha256sum
 # for all (a step's inputs are read for every commit of a run)
 files_hash() {
-	# every PATH for awk (in the environment: -v would read its
-	# backslashes), then only the plain files for sha256sum: a FIFO would
-	# hang it, a directory is missing; no xargs (a process a call)
-	fh_all='' fh_nl='
-'
-	for fh_f; do
-		fh_all=$fh_all$fh_f$fh_nl
-		shift
-		[ ! -f "$fh_f" ] || set -- "$@" "$fh_f"
-	done
-	{ [ $# = 0 ] || sha256sum -- "$@"; } | FH_LIST=$fh_all awk -v top="$TOP/" '
-		BEGIN { n = split(ENVIRON["FH_LIST"], want, "\n") - 1 }
-		{ sum[substr($0, 67)] = substr($0, 1, 64) }
+	# (NUL-separated: a path with a blank, under OUT or CI_OUT, is one;
+	# only plain files: a FIFO would hang sha256sum)
+	for f in "$@"; do
+		[ ! -f "$f" ] || printf '%s\0' "$f"
+	done | xargs -0 -r sha256sum | awk -v top="$TOP/" '
+		BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { want[i] = ARGV[i]; delete ARGV[i] } }
+		# a name with a backslash or a newline: sha256sum starts the line
+		# with a backslash and writes them \\ and \n
+		{
+			l = $0; esc = substr(l, 1, 1) == "\\"
+			if (esc) l = substr(l, 2)
+			f = substr(l, 67)
+			if (esc) { gsub(/\\\\/, "\001", f); gsub(/\\n/, "\n", f); gsub(/\001/, "\\", f) }
+			sum[f] = substr(l, 1, 64)
+		}
 		END {
 			for (i = 1; i <= n; i++) {
 				f = want[i]; r = f
 				if (index(f, top) == 1) r = substr(f, length(top) + 1)
 				if (f in sum) printf "%s %s\n", sum[f], r; else printf "missing %s\n", r
 			}
-		}'
+		}' "$@"
 }
 
 # scripts_of SCRIPT...: each SCRIPT and every file it names as "$TOP/X"
