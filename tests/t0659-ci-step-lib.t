@@ -13,7 +13,7 @@
 # helpers SCRIPT: SCRIPT run with lib.sh's helpers and step-lib.sh's ($0
 # a path in the toolkit: lib.sh finds TOP from it, as from a script's)
 helpers() {
-	TOP=$TOP sh -c '. "$TOP/scripts/lib.sh" && . "$TOP/ci/step-lib.sh" && eval "$1"' "$TOP/ci/helpers" "$1"
+	env TOP="$TOP" sh -c '. "$TOP/scripts/lib.sh" && . "$TOP/ci/step-lib.sh" && eval "$1"' "$TOP/ci/helpers" "$1"
 }
 
 test_expect_success 'files_hash: every name as it is, a FIFO and a directory missing, nothing run' '
@@ -24,7 +24,7 @@ test_expect_success 'files_hash: every name as it is, a FIFO and a directory mis
 	{ want "d/back\\slash" && want "$(printf "d/new\\nline")" &&
 	  want "d/q\"\$(touch pwn)\`touch pwn\`;x" && want "d/sp ace" &&
 	  echo "missing d/fifo" && echo "missing d/dir" && echo "missing d/none"; } >want &&
-	TOP=$TOP timeout 20 sh -c ". \"\$TOP/scripts/lib.sh\"; . \"\$TOP/ci/step-lib.sh\"; files_hash \"\$@\"" \
+	env TOP="$TOP" timeout 20 sh -c ". \"\$TOP/scripts/lib.sh\"; . \"\$TOP/ci/step-lib.sh\"; files_hash \"\$@\"" \
 		"$TOP/ci/fh" "d/back\\slash" "$(printf "d/new\\nline")" "d/q\"\$(touch pwn)\`touch pwn\`;x" \
 		"d/sp ace" d/fifo d/dir d/none >got &&
 	cmp want got && [ ! -e pwn ] &&
