@@ -234,7 +234,8 @@ check-c:
 # --strict on every C file of every area, and actionlint on the GitHub
 # workflows (scripts/actionlint.sh).  tests/t0080 runs it.
 SHELL_SOURCES = $(wildcard scripts/*.sh series/*.sh build/*.sh bench/*.sh bench-vm/*.sh checks/*.sh \
-	ci/*.sh report/*.sh review/*.sh tests/lib.sh tests/run-suite.sh tests/*.t tests/fixtures/*/*.sh) .ci/run
+	ci/*.sh report/*.sh review/*.sh tests/lib.sh tests/run-suite.sh tests/*.t tests/fixtures/*/*.sh \
+	results/*/*.sh results/*/*/*.sh) .ci/run
 lint: check-c bench-vm-check-c bench-check-c checks-check-c ci-check-c
 	$(Q)shellcheck -x $(SHELL_SOURCES)
 	$(Q)sh scripts/actionlint.sh
