@@ -205,7 +205,7 @@ EOF
 # shellcheck disable=SC2034 # used by the test bodies
 RUNDIR="sh $TEST_OUT/t0390-rundir.sh"
 
-test_expect_success 'rundir.sh: a dead or recycled owner, another boot, an old directory nobody names: removed; a live one kept; the results replaced, the old records first' '
+test_expect_success 'rundir.sh: a dead or recycled owner, another boot, an old directory nobody names: removed; a live one kept, and a new one whose owner file is being written; the results replaced, the old records first' '
 	boot=$(cat /proc/sys/kernel/random/boot_id) && mkdir p || return 1
 	sh -c "exit 0" &
 	dead=$!
@@ -213,7 +213,8 @@ test_expect_success 'rundir.sh: a dead or recycled owner, another boot, an old d
 	sleep 60 &
 	live=$!
 	start=$(sed "s/.*) //" /proc/$live/stat | cut -d" " -f20) &&
-	mkdir p/bench-vm.dead p/bench-vm.live p/bench-vm.recycled p/bench-vm.reboot p/bench-vm.new p/bench-vm.old p/bench-vm.busy &&
+	mkdir p/bench-vm.dead p/bench-vm.live p/bench-vm.recycled p/bench-vm.reboot p/bench-vm.new p/bench-vm.old p/bench-vm.busy p/bench-vm.making &&
+	: >p/bench-vm.making/.owner &&
 	echo "$dead $start $boot" >p/bench-vm.dead/.owner &&
 	echo "$live $start $boot" >p/bench-vm.live/.owner &&
 	echo "$live $((start + 1)) $boot" >p/bench-vm.recycled/.owner &&
@@ -223,7 +224,7 @@ test_expect_success 'rundir.sh: a dead or recycled owner, another boot, an old d
 	busy=$!
 	$RUNDIR runs_clean "$SCRATCH/p" "bench-vm.*" "the NVDIMM files" 2>err; rc=$?
 	kill $live $busy; wait $live $busy; cat err &&
-	[ $rc = 0 ] && [ "$(ls p | tr "\n" " ")" = "bench-vm.busy bench-vm.live bench-vm.new " ] &&
+	[ $rc = 0 ] && [ "$(ls p | tr "\n" " ")" = "bench-vm.busy bench-vm.live bench-vm.making bench-vm.new " ] &&
 	grep -q "removed $SCRATCH/p/bench-vm.recycled: the NVDIMM files of a dead run (run $live, no longer alive)" err &&
 	grep -q "removed $SCRATCH/p/bench-vm.old: the NVDIMM files of a dead run (no owner file" err &&
 	{ $RUNDIR run_busy "$SCRATCH/p" "bench-vm.*"; [ $? = 1 ]; } &&
