@@ -753,11 +753,24 @@ static char *verdict(const struct claim *c, const struct claim_result *res,
 	int sized = cm->rule == RULE_EXACT || cm->rule == RULE_CONSTANT;
 	double lo = cl->lo, hi = cl->hi;
 
-	if (sized && res->rpct == 0)
-		return xasprintf("not reproduced: no change (%s figures)",
-				 cm->rule == RULE_EXACT ? "exact" : "constant");
+	/* no change: reproduced where the claim is of no change (x -> x) */
+	if (sized && res->rpct == 0) {
+		if (isnan(c->cfrom) || c->cfrom != c->cto)
+			return xasprintf("not reproduced: no change (%s figures)",
+					 cm->rule == RULE_EXACT ? "exact" : "constant");
+		return fabs(res->rfrom - c->cfrom) <= half_digit(cl->dfrom) ?
+		       xasprintf("reproduced: the claimed figures") :
+		       xasprintf("reproduced: the claimed change (none)");
+	}
 	if (!sized && !cm->w.valid)
 		return too_few(c, sa, sb);
+	/* a claim of no change (x -> x) and figures that changed */
+	if (!isnan(c->cfrom) && c->cfrom == c->cto) {
+		if (!sized && !(cm->p < alpha))
+			return xasprintf("reproduced: no significant change, as claimed");
+		return xasprintf("not reproduced: %+.1f%%%s where the claim is of no change",
+				 res->rpct, sized ? "" : " (significant)");
+	}
 	/* "not reproduced" only where the test could have told the claimed change */
 	if (!sized && !(cm->p < alpha))
 		return test_can_tell(sa, sb, &cm->w, fabs(lo) < fabs(hi) ? lo : hi, alpha) ?
