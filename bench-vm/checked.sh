@@ -20,8 +20,11 @@
 #   CHECKED_BASE=<commit> whose struct pages must be equalled (the base)
 #   NS_SIZE, REBINDS      of both runs [2G, 2]; the rest as bench-vm/run.sh
 #
-# The kernel is tinyconfig + build/kernel.config + the variant's
-# fragment, built by build/build.sh into $OUT/checked/VARIANT/build/
+# The kernel is the base's configuration (KCONFIG's fragments, default
+# distro: build/kconfig.sh) + the variant's fragment, so that its struct
+# pages have the base's layout (a tinyconfig KASAN kernel against a distro
+# base differs in every page->flags), built by build/build.sh into
+# $OUT/checked/VARIANT/build/
 # <commit> (ccache, and the same worktree); every CONFIG_...=y of the
 # fragment must be in its .config.  The base's ordinary build must exist
 # (make build).  A report (KASAN, BUG, WARNING, Oops) panics the guest,
@@ -33,6 +36,8 @@
 # equal the base's.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=../build/kconfig.sh
+. "$TOP/build/kconfig.sh"
 kernel_settings_check
 PROG=checked
 
@@ -63,13 +68,16 @@ fi
 
 work=$OUT/checked/$variant
 mkdir -p "$work" || die "work: cannot create $work"
-# one fragment for build.sh: the benchmark's, then the variant's
+# one fragment for build.sh: the base's (KCONFIG's parts), then the
+# variant's, a symbol of both taking the variant's value
+parts=$(kconfig_parts "${KCONFIG:-distro}") || exit 2
 frag=$work/kernel.config
-write_file "$frag" cat "$TOP/build/kernel.config" "$TOP/bench-vm/$variant.config" ||
+# shellcheck disable=SC2086 # the parts: our paths, a word each
+write_file "$frag" kconfig_merge $parts "$TOP/bench-vm/$variant.config" ||
 	die "work: cannot write $frag"
 
 progress checked "build $(printf %.12s "$commit") with $variant.config into $work/build"
-OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="tiny+$variant" \
+OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="${KCONFIG:-distro}+$variant" \
 	sh "$TOP/build/build.sh" "$commit" ||
 	die "build: the $variant kernel of $commit does not build: see $work/build/$commit/build.log"
 kernel=$work/build/$commit/arch/x86/boot/bzImage

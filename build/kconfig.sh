@@ -1,6 +1,6 @@
 #!/bin/sh
 # kconfig.sh: the guest kernel's configuration, sourced after lib.sh by
-# what configures a kernel (build/build.sh, checks/checks.sh and
+# what configures a kernel (build/build.sh, bench-vm/checked.sh, checks/checks.sh and
 # checks/kunit.sh): only their settings depend on KCONFIG, not those of
 # every script that sources lib.sh (ci/run.sh hashes the files a step
 # sources into its stamp).
@@ -23,6 +23,15 @@ kconfig_parts() {
 	esac
 }
 
+# kconfig_merge FRAGMENT...: the fragments as one, in their order, a
+# symbol set twice keeping its last value (and its first place)
+kconfig_merge() {
+	awk '/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { s = $2 }
+		s != "" { if (!(s in v)) order[++n] = s; v[s] = $0; s = "" }
+		END { for (i = 1; i <= n; i++) print v[order[i]] }' "$@"
+}
+
 # guest_fragment: the fragment of $KCONFIG (default distro), its parts
 # merged into one file, $OUT/kconfig/<name>.config, rewritten only when
 # its content changes: a symbol set twice keeps its last value (distro's
@@ -34,10 +43,7 @@ guest_fragment() {
 	gf_file=$OUT/kconfig/$gf_name.config
 	mkdir -p "$OUT/kconfig" || die "config: cannot create $OUT/kconfig"
 	# shellcheck disable=SC2086 # the parts: our paths, a word each
-	awk '/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s) }
-		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { s = $2 }
-		s != "" { if (!(s in v)) order[++n] = s; v[s] = $0; s = "" }
-		END { for (i = 1; i <= n; i++) print v[order[i]] }' $gf_parts >"$gf_file.tmp.$$" ||
+	kconfig_merge $gf_parts >"$gf_file.tmp.$$" ||
 		die "config: cannot write $gf_file (disk full?)"
 	if cmp -s "$gf_file.tmp.$$" "$gf_file"; then
 		rm -f "$gf_file.tmp.$$"
