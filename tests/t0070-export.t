@@ -76,7 +76,7 @@ test_expect_success 'the cover letter: shortlog and diffstat of the commits, wha
 test_expect_success 'a figure with no source in patches/figures: export refused, nothing written; relative paths lint as absolute ones' '
 	cp -r "$TOP/patches" src && grep -v "^2 claim template/nd_pmem " src/figures >f && mv f src/figures &&
 	PATCHES=$SCRATCH/src PATCHES_OUT=$SCRATCH/o expect_fail sh "$TOP/series/export.sh" &&
-	grep_err "0002-.*: .649 ms. has no source in .*src/figures" &&
+	grep_err "0002-.*: .495 ms. has no source in .*src/figures" &&
 	grep_err "^export: claims: the figures of the export are refused .*; .*/o is unchanged" && [ ! -e o ] &&
 	cp -r src src0 && PATCHES=$SCRATCH/src PATCHES_OUT=$SCRATCH/src expect_fail sh "$TOP/series/export.sh" &&
 	diff -r src0 src &&

@@ -40,13 +40,13 @@ mail() {
 	ls p/000"$1"-*.mbox
 }
 # para N TEXT: TEXT, a paragraph of its own, before patch N's first
-# Signed-off-by: (the cover letter's "v3:")
+# Signed-off-by: (the cover letter's "v4:", the notes of its version)
 para() {
 	python3 - "$(mail "$1")" "$2" <<-'EOF'
 	import re, sys
 	path, text = sys.argv[1], sys.argv[2]
 	lines = open(path).read().split("\n")
-	at = next(i for i, l in enumerate(lines) if re.match(r"^(Signed-off-by:|v3:$)", l))
+	at = next(i for i, l in enumerate(lines) if re.match(r"^(Signed-off-by:|v[0-9]+:$)", l))
 	lines[at:at] = text.split("\n") + [""]
 	open(path, "w").write("\n".join(lines))
 	EOF
@@ -115,12 +115,13 @@ test_expect_success '"5-8% (three runs)" from one run (v2 5/7): both figures nee
 	refused "says \"three runs\", its source is one record set"
 '
 
+# 3/7's description of its method, as its changelog words it
+P3_METHOD="(QEMU TCG with -icount: emulated
+instructions at 1 ns each, not hardware time; 100 GB namespaces, a
+kernel built with Debian's options, the mean of 5 rebinds, all equal)"
 test_expect_success 'icount figures without "not hardware time" (v2 3/7): refused' '
-	copy && edit 3 "(QEMU TCG with -icount: emulated
-instructions at 1 ns each, not hardware time; 100 GB namespaces, the
-mean of 5 rebinds, which differ by 1 ms at most)" "(QEMU TCG, -icount, 100 GB, 5
-rebinds, which differ by 1 ms at most)" &&
-	refused "0003-.*: .1248. is an icount figure (claim compound-tails/dax_pmem, .*): its paragraph must say it is \"not hardware time\""
+	copy && edit 3 "$P3_METHOD" "(QEMU TCG, -icount, 100 GB, 5 rebinds, all equal)" &&
+	refused "0003-.*: .1352. is an icount figure (claim compound-tails/dax_pmem, .*): its paragraph must say it is \"not hardware time\""
 '
 
 test_expect_success 'means called medians, a count that is not the samples: refused' '
@@ -142,40 +143,41 @@ test_expect_success '"N rebinds" in its forms, a clean median called a mean: ref
 	copy && edit 0 "The figures are means of 5 rebinds" "The figures are means of 5 rebinds (6 samples)" &&
 	refused "says \"6 samples\", the records have 5" &&
 	copy && edit 0 "the median of those" "the mean of those" &&
-	refused "0000-.*: .67.1 ms. is a clean-median (.*), its paragraph calls it a mean"
+	refused "0000-.*: .64.2. is a clean-median (.*), its paragraph calls it a mean"
 '
 
 test_expect_success 'a figure off by its last printed digit, or by less than one but more than half of it, or printed finer than its records give: refused' '
-	copy && edit 0 "inline (5/7) 51.9 ms" "inline (5/7) 51.8 ms" &&
-	sed -i "/^cover /s|inline (5/7) 51.9 ms|inline (5/7) 51.8 ms|" p/figures &&
-	refused "0000-.*: .51.8 ms.: the clean-median of .*bench.s records is none of it" &&
-	copy && edit 0 "memcpy() 67.1
-ms" "memcpy() 67.12
-ms" &&
-	sed -i "/^cover /s|memcpy() 67.1 ms|memcpy() 67.12 ms|" p/figures &&
-	refused ".67.12 ms.: the clean-median .* 67.08" &&
-	# 0.08 from the 67.08 of the records: under one last digit (0.1), over half of
+	copy && edit 4 "gave 59.1," "gave 59.2," &&
+	sed -i "/^4 /s/| gave 59.1,$/| gave 59.2,/" p/figures &&
+	refused "0004-.*: .59.2.: the clean-median of .*bench-run2.s records is none of it" &&
+	copy && edit 4 "gave 59.1," "gave 59.13," &&
+	sed -i "/^4 /s/| gave 59.1,$/| gave 59.13,/" p/figures &&
+	refused ".59.13.: the clean-median .* 59.11" &&
+	# 0.08 from the 60.72 of the records: under one last digit (0.1), over half of
 	# it (0.05, what rounding allows)
-	copy && edit 0 "memcpy() 67.1
-ms" "memcpy() 67.0
-ms" &&
-	sed -i "/^cover /s|memcpy() 67.1 ms|memcpy() 67.0 ms|" p/figures &&
-	refused ".67.0 ms.: the clean-median .*tmpl-memcpy-64 at [0-9a-f]* 67.1ms" &&
-	copy && edit 0 "    3/7 compound tails                649      605" "    3/7 compound tails                649      650" &&
-	sed -i "s|3/7 compound tails 649 605|3/7 compound tails 649 650|" p/figures &&
-	refused ".650.: the mean of .*vm-icount-100G.s records is none of it"
+	copy && edit 0 "gave 60.7 / 86.8" "gave 60.8 / 86.8" &&
+	sed -i "/^cover /s|gave 60.7 / 86.8|gave 60.8 / 86.8|" p/figures &&
+	refused ".60.8.: the clean-median .*fsdax/plain at head 60.7," &&
+	copy && edit 0 "    3/7 compound tails                495      503" "    3/7 compound tails                495      550" &&
+	sed -i "s|3/7 compound tails 495 503|3/7 compound tails 495 550|" p/figures &&
+	refused ".550.: the mean of .*vm-icount-100G.s records is none of it"
 '
 
 test_expect_success 'a claim whose percent no longer matches its records: refused with the claim named' '
-	copy && edit 2 "goes from 1115 to 649 ms (-41.8%)" "goes from 1115 to 649 ms (-48.1%)" &&
+	copy && edit 2 "to 495 ms (-55.6%)" "to 495 ms (-48.1%)" &&
 	refused "figures:[0-9]*: claim template/nd_pmem on the records of .*: stale"
 '
 
+# v3's predictions (its cover letter quoted them), a report ci-report made
+V3MODEL=results/2026-12-04-series-v3/model-8G/ci-report.txt
 test_expect_success 'a prediction not called one, a report that does not print it, a cite without its reference' '
-	copy && edit 0 "Predicted, not measured, for an AMD EPYC VM" "For an AMD EPYC VM" &&
+	copy && para 0 "For an AMD EPYC VM, per rebind: base 21.46 / 23.08 ms." &&
+	add_source "cover report $V3MODEL /rebind | base 21.46 / 23.08 ms" &&
 	refused ".21.46. is a prediction (.*ci-report.txt says so): its paragraph must too" &&
-	copy && edit 0 "base 21.46 / 23.08 ms" "base 21.47 / 23.08 ms" &&
-	sed -i "s|base 21.46 / 23.08 ms|base 21.47 / 23.08 ms|" p/figures &&
+	copy && para 0 "Predicted, not measured, for an AMD EPYC VM, per rebind: base 21.46 / 23.08 ms." &&
+	add_source "cover report $V3MODEL /rebind | base 21.46 / 23.08 ms" && lint && [ ! -s err ] &&
+	copy && para 0 "Predicted, not measured, for an AMD EPYC VM, per rebind: base 21.47 / 23.08 ms." &&
+	add_source "cover report $V3MODEL /rebind | base 21.47 / 23.08 ms" &&
 	refused ".21.47.: no line of .*ci-report.txt with ./rebind. prints it" &&
 	copy && edit 0 "  [2] https://lkml.iu.edu/2605.2/02033.html" "" &&
 	edit 0 "base v7.1-rc3 [2]:" "base v7.1-rc3:" &&
@@ -186,21 +188,21 @@ test_expect_success 'a prediction not called one, a report that does not print i
 test_expect_success 'a series on another base than its records (a repin): every set of records refused once, named with both bases' '
 	copy && sed -i "s/^base-commit: [0-9a-f]*$/base-commit: 0123456789abcdef0123456789abcdef01234567/" "$(mail 0)" &&
 	grep -q "^base-commit: 0123456789ab" "$(mail 0)" &&
-	refused "records: results/2026-12-04-series-v3/vm-icount-100G were measured on base e9b351700f1f, and the series is on 0123456789ab now (its cover letter.s base-commit): measure them again on this base (make), or quote them with a cite line" &&
-	[ "$(grep -c "records: results/2026-12-04-series-v3/vm-icount-100G were measured on base" err)" = 1 ]
+	refused "records: results/2026-12-07-series-v4/vm-icount-100G were measured on base e9b351700f1f, and the series is on 0123456789ab now (its cover letter.s base-commit): measure them again on this base (make), or quote them with a cite line" &&
+	[ "$(grep -c "records: results/2026-12-07-series-v4/vm-icount-100G were measured on base" err)" = 1 ]
 '
 
 test_expect_success 'figures lines that cannot be right: each named, nothing else said of them' '
 	for l in "cover bogus x | 1 ms" "cover claim template/nd_pmem" "9 param x | 1 ms" \
 		"upstream:236222d39347 param x | 1 ms" "cover param x | 999 parsecs" \
-		"3 claim template/nd_pmem results/2026-12-04-series-v3/vm-icount-100G" \
-		"2 claim no/such results/2026-12-04-series-v3/vm-icount-100G" \
+		"3 claim template/nd_pmem results/2026-12-07-series-v4/vm-icount-100G" \
+		"2 claim no/such results/2026-12-07-series-v4/vm-icount-100G" \
 		"2 claim template/nd_pmem results/no-such-dir" \
-		"cover records results/2026-12-04-series-v3/bench mean bench ms_per_pass template-copy/fc-inline-64 deadbeef00 | inline (5/7) 51.9 ms" \
-		"cover records results/2026-12-04-series-v3/bench mean bench ms_per_pass template-copy/fc-inline-64 head | inline (5/7) 51.9 ms" \
-		"cover records results/2026-12-04-series-v3/bench mode bench ms_per_pass template-copy/fc-inline-64 3b879388e93c | inline (5/7) 51.9 ms" \
-		"cover records results/2026-12-04-series-v3/bench mean bench ms_per_pass no/such 3b879388e93c | inline (5/7) 51.9 ms" \
-		"cover report no-such-file x | inline (5/7) 51.9 ms"; do
+		"cover records results/2026-12-07-series-v4/bench-run1 mean bench ms_per_pass template-ways/fsdax/plain deadbeef00 | fsdax 64.2 / 88.3 ms" \
+		"cover records results/2026-12-07-series-v4/bench-run1 mean bench ms_per_pass template-ways/fsdax/plain head | fsdax 64.2 / 88.3 ms" \
+		"cover records results/2026-12-07-series-v4/bench-run1 mode bench ms_per_pass template-ways/fsdax/plain head | fsdax 64.2 / 88.3 ms" \
+		"cover records results/2026-12-07-series-v4/bench-run1 clean-median bench ms_per_pass no/such head | fsdax 64.2 / 88.3 ms" \
+		"cover report no-such-file x | fsdax 64.2 / 88.3 ms"; do
 		copy && add_source "$l" && n=$(wc -l <p/figures) && rc=0 && lint || rc=$?
 		[ $rc = 1 ] && [ "$(grep -c "figures:$n: " err)" -ge 1 ] && [ "$(grep -c "refusal(s)" err)" = 1 ] &&
 		! grep -v -e "figures:$n: " -e "refusal(s)" -e "records: .*no-such-dir" err || { echo "$l:"; cat err; return 1; }
@@ -220,18 +222,18 @@ test_expect_success 'the figures it reads: ranges with a unit are two, numbering
 	[ $rc = 1 ] && [ "$(grep -c "0006-.* has no source" err)" = 4 ]
 '
 test_expect_success 'a records source over two commits: the percent is against the first, the ratio last over first; either the other way round is refused' '
-	copy && S=results/2026-12-04-series-v3/vm-icount-100G &&
-	sed -i "s|^2 claim template/nd_pmem .*|2 records $S mean bench-vm memmap_init_ms nd_pmem/rebind base,2 \| 649 ms (-41.8%)|" p/figures &&
-	grep -q "^2 records .* base,2 | 649 ms (-41.8%)$" p/figures && lint && cat out &&
-	# (649 - 1115) / 649, the change against the last commit: refused
-	edit 2 "goes from 1115 to 649 ms (-41.8%)" "goes from 1115 to 649 ms (-71.8%)" &&
-	sed -i "s/| 649 ms (-41.8%)$/| 649 ms (-71.8%)/" p/figures &&
-	refused "figures:[0-9]*: .*-71.8%.: the mean of .*records is none of it .*: nd_pmem/rebind base -> 2 -41.8%$" &&
-	# a ratio: 649 / 1115 = 0.58x ("3x the work" reads so); 1115 / 649 = 1.72x is refused
-	copy && edit 2 "goes from 1115 to 649 ms (-41.8%)" "goes from 1115 to 649 ms (0.58x)" &&
-	sed -i "s|^2 claim template/nd_pmem .*|2 records $S mean bench-vm memmap_init_ms nd_pmem/rebind base,2 \| 649 ms (0.58x|" p/figures &&
+	copy && S=results/2026-12-07-series-v4/vm-icount-100G &&
+	sed -i "s|^2 claim template/nd_pmem .*|2 records $S mean bench-vm memmap_init_ms nd_pmem/rebind base,2 \| 495 ms (-55.6%)|" p/figures &&
+	grep -q "^2 records .* base,2 | 495 ms (-55.6%)$" p/figures && lint && cat out &&
+	# (495 - 1115) / 495, the change against the last commit: refused
+	edit 2 "to 495 ms (-55.6%)" "to 495 ms (-125.3%)" &&
+	sed -i "s/| 495 ms (-55.6%)$/| 495 ms (-125.3%)/" p/figures &&
+	refused "figures:[0-9]*: .*-125.3%.: the mean of .*records is none of it .*: nd_pmem/rebind base -> 2 -55.6%$" &&
+	# a ratio: 495 / 1115 = 0.44x ("3x the work" reads so); 1115 / 495 = 2.25x is refused
+	copy && edit 2 "to 495 ms (-55.6%)" "to 495 ms (0.44x)" &&
+	sed -i "s|^2 claim template/nd_pmem .*|2 records $S mean bench-vm memmap_init_ms nd_pmem/rebind base,2 \| 495 ms (0.44x|" p/figures &&
 	lint && cat out &&
-	edit 2 "(0.58x)" "(1.72x)" && sed -i "s/| 649 ms (0.58x$/| 649 ms (1.72x/" p/figures &&
-	refused "figures:[0-9]*: .*1.72x.: the mean of .*records is none of it .*: nd_pmem/rebind base -> 2 0.58x$"
+	edit 2 "(0.44x)" "(2.25x)" && sed -i "s/| 495 ms (0.44x$/| 495 ms (2.25x/" p/figures &&
+	refused "figures:[0-9]*: .*2.25x.: the mean of .*records is none of it .*: nd_pmem/rebind base -> 2 0.44x$"
 '
 done_testing

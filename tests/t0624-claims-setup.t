@@ -8,11 +8,11 @@
 # head's 4 GiB one, 5 rebinds against 30, one kernel build against
 # another, each "reproduced".  Where both setups are there at both
 # commits, the claim takes the pair that is one setup.  On copies of the
-# v3 icount record set (results/2026-12-04-series-v3/vm-icount-100G).
+# v4 icount record set (results/2026-12-07-series-v4/vm-icount-100G).
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
 REPORT=$BIN/ci-report
-SET=$TOP/results/2026-12-04-series-v3/vm-icount-100G
+SET=$TOP/results/2026-12-07-series-v4/vm-icount-100G
 need tool:ci-report tool:ci-reproduce
 # the base and the head of the record set
 B=$(head -n 1 "$SET/commits.txt" | cut -f1)
@@ -62,7 +62,7 @@ test_expect_success 'the head measured at another namespace size: its claims are
 	[ "$(verdict series-icount/dax_pmem)" = "not comparable: ns 100 GiB vs ns 4 GiB" ] &&
 	grep "| series-icount/nd_pmem |" r.md | grep -q "| not comparable: ns 100 GiB vs ns 4 GiB | base -> 7/7, nd_pmem/rebind; .*ns 100 GiB.* vs .*ns 4 GiB" &&
 	! claim series-icount/ | grep -q "reproduced [0-9]" &&
-	claim template/nd_pmem | grep -q "reproduced 1115.00 -> 649.00 ms .*: reproduced: the claimed figures$" &&
+	claim template/nd_pmem | grep -q "reproduced 1115.00 -> 495.00 ms .*: reproduced: the claimed figures$" &&
 	# the reply: no Tested-by for it, the claim among those that did not hold
 	"$BIN/ci-reproduce" reply r.json patches/0000-cover-letter.mbox "T <t@example.org>" x "the records of this test" "" >reply.mbox &&
 	sed -n "/^  series-icount\/nd_pmem\$/,/^  [a-z]/p" reply.mbox | tr -s " \n" " " |
@@ -81,7 +81,7 @@ test_expect_success 'the head run with another rebind count: not comparable, nam
 test_expect_success 'the head of another kernel build: not comparable, the two builds named' '
 	setup && edit $H "r[\"schema\"] = \"x86-copy-series/record/2\"; r[\"build\"] = json.load(open(\"$BUILD_ID\"))" &&
 	report &&
-	[ "$(verdict series-icount/nd_pmem)" = "not comparable: kernel tinyconfig -Os (records before builds were named) vs kernel tiny -Os HZ 1000, fragment 7587669c" ]
+	[ "$(verdict series-icount/nd_pmem)" = "not comparable: kernel distro -O2 HZ 1000, fragment 11db659b vs kernel tiny -Os HZ 1000, fragment 7587669c" ]
 '
 
 test_expect_success 'both setups at the base, one at the head: the claim compares the head with the base of its setup' '
@@ -89,16 +89,16 @@ test_expect_success 'both setups at the base, one at the head: the claim compare
 	edit $B "c = dict(r, samples=[x / 25 for x in r[\"samples\"]]); c[\"params\"] = dict(r[\"params\"], ns_size=4294967296.0); keep.append(c)" &&
 	edit $H "r[\"samples\"] = [x / 25 for x in r[\"samples\"]]; r[\"params\"][\"ns_size\"] = 4294967296.0" &&
 	# read last: the rows of 100 GiB come first
-	mv set/$H.jsonl set/zz-head.jsonl && report && claim series-icount/nd_pmem | grep -q "reproduced 44.60 -> 21.84 ms (-51.0%, exact" &&
+	mv set/$H.jsonl set/zz-head.jsonl && report && claim series-icount/nd_pmem | grep -q "reproduced 44.60 -> 19.80 ms (-55.6%, exact" &&
 	grep "| series-icount/nd_pmem |" r.md | grep -q "ns 4 GiB" && ! grep "| series-icount/nd_pmem |" r.md | grep -q "ns 100 GiB"
 '
 
 test_expect_success 'the model beside a claim: est_cycles of one setup, or "not comparable" said there too' '
-	M=$TOP/results/2026-12-04-series-v3/model-8G &&
+	M=$TOP/results/2026-12-07-series-v4/model-8G &&
 	ln -s "$TOP/patches" patches && cp "$M/commits.txt" . && mkdir set && cp "$M"/*.jsonl set/ &&
-	report && grep -A1 "^  series-icount/nd_pmem " r.txt | grep -q "the model: est_cycles 368013597 -> 100967602 (-72.6%;" &&
+	report && grep -A1 "^  series-icount/nd_pmem " r.txt | grep -q "the model: est_cycles 368091567 -> 96863269 (-73.7%;" &&
 	edit $H "r[\"params\"][\"rebinds\"] += r[\"metric\"] == \"est_cycles\"" && report &&
-	claim series-icount/nd_pmem | grep -q "reproduced 89.00 -> 43.00 ms" &&
+	claim series-icount/nd_pmem | grep -q "reproduced 90.00 -> 40.00 ms" &&
 	grep -A1 "^  series-icount/nd_pmem " r.txt | grep -q "the model: not comparable: 3 rebinds vs 4 rebinds$"
 '
 done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The reviewer's outputs, from the claims of a report (the v3 icount
+# The reviewer's outputs, from the claims of a report (the v4 icount
 # record set with patches/ as it is).  make reply: a reply to the cover
 # letter whose headers answer the cover, whose body keeps to 75 columns
 # with each claim's claimed and reproduced figure, clock label and
@@ -10,7 +10,7 @@
 # reproducer itself: t0701.)
 # test-parallel: its scratch directories only: no worktree, ref, build or guest of the run
 . "$(dirname "$0")/lib.sh"
-SET=$TOP/results/2026-12-04-series-v3/vm-icount-100G
+SET=$TOP/results/2026-12-07-series-v4/vm-icount-100G
 need tool:ci-reproduce
 FROM='Rev Iewer <reviewer@example.org>'
 MK="make -C $TOP --no-print-directory OUT=$OUT BIN=$BIN SANITIZE=1"
@@ -25,7 +25,7 @@ posted_cover() {
 		"$TOP/patches/0000-cover-letter.mbox" >posted.mbox
 }
 
-# a report of the real series and its real v3 records, as make report makes it
+# a report of the real series and its real v4 records, as make report makes it
 real_report() {
 	mkdir -p rep && ln -s "$TOP/patches" rep/patches &&
 	(cd rep && "$BIN/ci-report" --commits "$SET/commits.txt" --json r.json "$SET"/*.jsonl \
@@ -45,8 +45,8 @@ test_expect_success 'make reply: a reply to the cover letter, claim by claim, th
 	[ -z "$(sed "1,/^\$/d" reply.mbox | awk "length(\$0) > 75")" ] &&
 	grep -q "^2/7 mm/mm_init: add a template-based fast path" reply.mbox &&
 	sed -n "/^  template\/nd_pmem\$/,/^  [a-z]/p" reply.mbox >claim &&
-	grep -q "^    claimed: *1115.00 -> 649.00 (-41.8%)" claim &&
-	tr "\n" " " <claim | grep -q "reproduced: *1115.00 -> 649.00 ms (-41.8%, exact: tcg-icount, no test, n *5/5); sd 0 / 0 \[tcg-icount\]" &&
+	grep -q "^    claimed: *1115.00 -> 495.00 (-55.6%)" claim &&
+	tr "\n" " " <claim | grep -q "reproduced: *1115.00 -> 495.00 ms (-55.6%, exact: tcg-icount, no test, n *5/5); sd 0 / 0 \[tcg-icount\]" &&
 	grep -q "^    verdict: *reproduced: the claimed figures" claim &&
 	grep -q "^    author: *template fast path" claim && grep -q "^    here: *1/7 -> 2/7" claim &&
 	tr "\n" " " <claim | tr -s " " | grep -q "limits: template/nd_pmem (memmap in the namespace, map=dev): claimed 25804288 struct pages x 64 B = 1.65 GB a bind" &&
@@ -102,7 +102,7 @@ test_expect_success 'make reply: no report, a cover without a Message-Id, a tabl
 	# t0030, which applies the real one)
 	fake_series repo && b=$(git -C repo rev-parse --short=12 HEAD~2) && h=$(git -C repo rev-parse --short=12 HEAD) &&
 	expect_fail env KERNEL_TREE=$SCRATCH/repo REPORT=$PWD/other.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
-	grep_err "^reply: report: .*other.json is of [0-9a-f]{12}[.][.]3b879388e93c, but the series here is $b[.][.]$h" &&
+	grep_err "^reply: report: .*other.json is of [0-9a-f]{12}[.][.]$(tail -n 1 "$SET/commits.txt" | cut -c1-12), but the series here is $b[.][.]$h" &&
 	expect_fail env REPORT=$PWD/none.json REPLY_FILE=$PWD/reply.mbox $REPLY &&
 	grep_err "^reply: report: .*none.json is missing" &&
 	grep -v "^Message-Id:" "$TOP/patches/0000-cover-letter.mbox" >cover.mbox &&
@@ -145,7 +145,7 @@ test_expect_success 'make reproduce: an unknown claim, one nothing measures, a h
 	grep_err "a bench claim [(]host timings .*make bench COMMITS=" &&
 	# a report of commits whose runs are not here (another ref, another machine)
 	expect_fail env CI_OUT=$PWD/nothing $REPRO template/nd_pmem &&
-	grep_err "reproduce: inputs: .*/nothing/9dfd520c6694[0-9a-f]*/bench-vm/inputs is missing: make ci.s bench-vm step" &&
+	grep_err "reproduce: inputs: .*/nothing/$(sed -n "2s/\t.*//p" "$SET/commits.txt")/bench-vm/inputs is missing: make ci.s bench-vm step" &&
 	{ $MK reproduce >out 2>err; rc=$?; cat err; [ $rc != 0 ]; } &&
 	grep -q "usage: make reproduce ID=<claim id>" err &&
 	[ ! -e repro ] && [ -z "$(ls -a | grep "^[.]repro")" ]
