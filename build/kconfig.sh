@@ -1,9 +1,9 @@
 #!/bin/sh
 # kconfig.sh: the guest kernel's configuration, sourced after lib.sh by
-# what configures a kernel (build/build.sh, bench-vm/checked.sh, checks/checks.sh and
-# checks/kunit.sh): only their settings depend on KCONFIG, not those of
-# every script that sources lib.sh (ci/run.sh hashes the files a step
-# sources into its stamp).
+# what configures a kernel (build/build.sh, bench-vm/checked.sh,
+# checks/checks.sh and checks/kunit.sh): only their settings depend on
+# KCONFIG, not those of every script that sources lib.sh (ci/run.sh
+# hashes the files a step sources into its stamp).
 
 # The guest kernel's configuration, by name (KCONFIG): its fragments,
 # merged in order on tinyconfig.
