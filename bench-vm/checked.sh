@@ -70,14 +70,15 @@ work=$OUT/checked/$variant
 mkdir -p "$work" || die "work: cannot create $work"
 # one fragment for build.sh: the base's (KCONFIG's parts), then the
 # variant's, a symbol of both taking the variant's value
-parts=$(kconfig_parts "${KCONFIG:-distro}") || exit 2
+kname=$(kconfig_name)
+parts=$(kconfig_parts "$kname") || exit 2
 frag=$work/kernel.config
 # shellcheck disable=SC2086 # the parts: our paths, a word each
 write_file "$frag" kconfig_merge $parts "$TOP/bench-vm/$variant.config" ||
 	die "work: cannot write $frag"
 
 progress checked "build $(printf %.12s "$commit") with $variant.config into $work/build"
-OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="${KCONFIG:-distro}+$variant" \
+OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="$kname+$variant" \
 	sh "$TOP/build/build.sh" "$commit" ||
 	die "build: the $variant kernel of $commit does not build: see $work/build/$commit/build.log"
 kernel=$work/build/$commit/arch/x86/boot/bzImage

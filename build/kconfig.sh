@@ -23,6 +23,11 @@ kconfig_parts() {
 	esac
 }
 
+# kconfig_name: the configuration's name, KCONFIG or its default (distro)
+kconfig_name() {
+	printf '%s\n' "${KCONFIG:-distro}"
+}
+
 # kconfig_merge FRAGMENT...: the fragments as one, in their order, a
 # symbol set twice keeping its last value (and its first place)
 kconfig_merge() {
