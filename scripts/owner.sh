@@ -55,17 +55,17 @@ dir_in_use() {
 # 0700, as mktemp makes it) owned by this shell (.owner)
 run_dir_make() {
 	run_dir=$(mktemp -d "$1/$2.XXXXXX") || die "run: cannot create a directory in $1"
-	# written aside, then renamed: another run's runs_clean never reads
-	# an empty .owner (which it would take for a dead run's)
-	{ proc_owner | cat >"$run_dir/.owner.new" && mv "$run_dir/.owner.new" "$run_dir/.owner"; } || {
+	# (one short write: another run's runs_clean sees no file, an empty
+	# one, which it treats as no file, or the whole line)
+	proc_owner | cat >"$run_dir/.owner" || {
 		rm -rf "$run_dir"
 		die "run: writing $run_dir/.owner failed (the reason is above: a full disk?): free space there"
 	}
 }
 
 # runs_clean PARENT GLOB WHAT: a directory without an owner file (or
-# with an empty one, of an older toolkit that wrote it in place) was made
-# by an older run, or is being made right now: it goes only when nothing
+# with an empty one: run_dir_make between creating it and writing it)
+# was made by an older run, or is being made right now: it goes only when nothing
 # running names it and it has not changed for 10 minutes.  Another
 # user's (a shared TMPDIR) is never looked into.
 runs_clean() {
