@@ -4,18 +4,28 @@
 # host files' owners or times leak in.  The static agent is /init and the
 # only program; it mounts /proc, /sys and devtmpfs itself.
 #
-#   initramfs.sh AGENT OUTPUT.cpio [MODULE.ko]
-# MODULE.ko (the struct page digest, bench-vm/pages) becomes
-# /bench_vm_pages.ko, which the agent loads when asked (pages=1).
+#   initramfs.sh AGENT OUTPUT.cpio [MODULE.ko]...
+# Each MODULE.ko becomes /MODULE.ko, which the agent loads when asked:
+# bench_vm_pages.ko (the struct page digest, pages=1), test_hmm.ko
+# (hmm=1).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck disable=SC2034 # die (scripts/lib.sh) names it
 PROG=bench-vm-initramfs
 GEN_INIT_CPIO=${GEN_INIT_CPIO:-${BENCH_VM_BIN:-$BIN}/gen_init_cpio}
 
-[ $# = 2 ] || [ $# = 3 ] || usage_die "initramfs.sh AGENT OUTPUT.cpio [MODULE.ko]"
-agent=$1 out=$2 module=${3:-}
-[ -z "$module" ] || [ -f "$module" ] || die "initramfs: module $module is missing"
+[ $# -ge 2 ] || usage_die "initramfs.sh AGENT OUTPUT.cpio [MODULE.ko]..."
+agent=$1 out=$2
+shift 2
+names=
+for m; do
+	[ -f "$m" ] || die "initramfs: module $m is missing"
+	n=$(basename "$m")
+	case $n in *.ko) ;; *) n=; esac
+	case ${n%.ko} in '' | *[!a-z0-9_]*) die "initramfs: module $m: its name is not NAME.ko, NAME of [a-z0-9_]" ;; esac
+	case " $names " in *" $n "*) die "initramfs: two modules named $n" ;; esac
+	names="$names $n"
+done
 [ -x "$GEN_INIT_CPIO" ] || die "initramfs: $GEN_INIT_CPIO is missing: run 'make tools'"
 [ -x "$agent" ] || die "initramfs: agent $agent is missing: run 'make tools'"
 # The agent runs before any library could be found: it must be static.
@@ -36,9 +46,10 @@ files=$run_dir
 trap 'rm -rf "$files"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-ln -s "$(abs "$agent")" "$files/init" &&
-	{ [ -z "$module" ] || ln -s "$(abs "$module")" "$files/pages.ko"; } ||
-	die "initramfs: cannot link the agent and the module in $files"
+ln -s "$(abs "$agent")" "$files/init" || die "initramfs: cannot link the agent in $files"
+for m; do
+	ln -s "$(abs "$m")" "$files/$(basename "$m")" || die "initramfs: cannot link $m in $files"
+done
 gic=$(abs "$GEN_INIT_CPIO")
 
 list=$out.list
@@ -53,7 +64,7 @@ dir /proc 0555 0 0
 dir /sys 0555 0 0
 file /init init 0755 0 0
 LIST
-	[ -z "$module" ] || echo "file /bench_vm_pages.ko pages.ko 0644 0 0"
+	for m; do echo "file /$(basename "$m") $(basename "$m") 0644 0 0"; done
 } | cat >"$list" || {
 	rm -f "$list"
 	die "initramfs: writing $list failed (the reason is above: a full disk?)"

@@ -26,6 +26,7 @@ flag() {
 }
 uint REBINDS --rebinds 0 1000000
 flag PAGES
+flag HMM
 flag KVM_REPROBE
 flag PAGES_CHECKOUT
 # a -cpu argument: a model and its ,+feature ,-feature ,key=value words
@@ -132,7 +133,7 @@ if [ -n "$check" ]; then
 	done
 	printf '%s\n' "ns_size $NS_SIZE" "rebinds $REBINDS" "cpu $CPU" "accel $ACCEL" "clock $CLOCK" \
 		"mem_ns $MEM_NS" "guest_mem_mb $GUEST_MEM_MB" "kernel_args $KERNEL_ARGS" "guest_mitigations $GUEST_MITIGATIONS" "pages ${PAGES:-0}" \
-		"agent_opts$agent_opts" "nvdimm_dir $NVDIMM_DIR" \
+		${HMM:+"hmm $HMM"} "agent_opts$agent_opts" "nvdimm_dir $NVDIMM_DIR" \
 		"qemu $QEMU $("$QEMU" --version 2>/dev/null | head -n 1)" \
 		"model $MODEL${MODEL_ARGS:+ $MODEL_ARGS}$([ "$MODEL" = none ] ||
 			sha256sum <"$BENCH_VM_BIN/bench-vm-model.so" | cut -c1-64 | sed 's/^/ /')"

@@ -48,6 +48,11 @@
 #   --pages          after the binds, digest the devices' struct pages with
 #                    bench-vm/pages built against the kernel's build dir,
 #                    for bench-vm-report to compare between kernels [PAGES=1]
+#   --hmm            after the binds, load the commit's lib/test_hmm.c in a
+#                    model window: two DEVICE_PRIVATE and two
+#                    DEVICE_COHERENT pgmaps, which no owner marked for
+#                    streaming (agent.c, hmm=1); the kernel needs
+#                    CONFIG_DEVICE_PRIVATE (bench-vm/hmm.config) [HMM=1]
 #   GUEST_MITIGATIONS=icelake|cpu  the CPU mitigations the guest applies:
 #                    on the measured path, those of the changelogs' Ice
 #                    Lake (ITS return thunks), or the emulated CPU's
@@ -85,7 +90,7 @@ set -eu
 . "$TOP/bench-vm/rundir.sh"
 . "$TOP/bench-vm/argv.sh"
 . "$TOP/bench-vm/kvm.sh"
-. "$TOP/bench-vm/pages.sh"
+. "$TOP/bench-vm/modules.sh"
 # the run's parts: its QEMU, watchdog, signals and records
 # shellcheck source=guest.sh
 . "$TOP/bench-vm/guest.sh"
@@ -125,13 +130,14 @@ KERNEL_ARGS=${KERNEL_ARGS:-}
 # names what the guest applied (params.mitigations).
 GUEST_MITIGATIONS=${GUEST_MITIGATIONS:-icelake}
 PAGES=${PAGES:-}
+HMM=${HMM:-}
 # Where the NVDIMM files go.  tmpfs by default: on a disk filesystem the
 # host writes back the 1.6 GB of struct pages of every 100G rebind, and the
 # rebinds measured here took 5-13 s (sd/mean 0.45) instead of 1-1.5 s.
 NVDIMM_DIR=${NVDIMM_DIR:-/dev/shm}
 
 usage() {
-	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--model none|cache|auto] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID] [--build-id FILE] | --check)"
+	usage_die "run.sh [--ns-size SIZE] [--rebinds N] [--cpu MODEL] [--accel auto|kvm|tcg] [--clock auto|icount|wall] [--model none|cache|auto] [--timeout S] [--results DIR] [--agent-opt K=V]... [--mem-ns 0|1] [--pages] [--hmm] [--print-cmd | --print-clock] (COMMIT | --kernel BZIMAGE [--commit ID] [--build-id FILE] | --check)"
 }
 
 commit='' kernel='' results='' agent_opts='' print_cmd='' print_clock='' check='' print_footprint=''
@@ -155,6 +161,7 @@ while [ $# -gt 0 ]; do
 	--print-footprint) print_footprint=1 ;;
 	--check) check=1 ;;
 	--pages) PAGES=1 ;;
+	--hmm) HMM=1 ;;
 	--mem-ns) MEM_NS=${2?}; shift ;;
 	-*) usage ;;
 	*) [ -z "$commit" ] || usage; commit=$1 ;;
@@ -209,15 +216,25 @@ if [ -z "$print_cmd" ]; then
 fi
 initrd=$results/initramfs.cpio
 
-# the struct page digest module (pages.sh), and the agent's word for it
-module=
+# the guest's modules (modules.sh), and the agent's word for each
+modules=
 if [ "$PAGES" = 1 ]; then
 	pages_module
 	agent_opts="$agent_opts pages=1"
 fi
+if [ "$HMM" = 1 ]; then
+	hmm_module
+	agent_opts="$agent_opts hmm=1"
+fi
 
 [ "$MEM_NS" = 0 ] || agent_opts="$agent_opts mem_ns=1"
-sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" "$initrd" ${module:+"$module"}
+# the modules: a line each (a results path may have blanks)
+old_ifs=$IFS
+IFS='
+'
+# shellcheck disable=SC2086 # split at newlines only
+sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" "$initrd" $modules
+IFS=$old_ifs
 
 NVDIMM_DIR=$(cd "$NVDIMM_DIR" && pwd)
 # the NVDIMM files of runs that died (SIGKILL: no trap ran) go now

@@ -20,6 +20,18 @@ test_expect_success 'the initramfs is reproducible: same bytes twice, uid 0, mti
 	! grep -v " root  *root .* Jan  1  1970 " list
 '
 
+test_expect_success 'the initramfs takes modules by their names; a name that is not NAME.ko, or twice, is refused and nothing written' '
+	mkdir m m2 && echo p >m/bench_vm_pages.ko && echo h >m/test_hmm.ko && echo x >m/x.o && echo d >m2/test_hmm.ko &&
+	sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" c.cpio m/bench_vm_pages.ko m/test_hmm.ko &&
+	cpio -itv --quiet <c.cpio >list && cat list &&
+	grep -q "^-rw-r--r-- .* root  *root .* Jan  1  1970 bench_vm_pages.ko$" list &&
+	grep -q "^-rw-r--r-- .* root  *root .* Jan  1  1970 test_hmm.ko$" list &&
+	expect_fail sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" d.cpio m/x.o &&
+	grep_err "module m/x.o: its name is not NAME.ko" &&
+	expect_fail sh "$TOP/bench-vm/initramfs.sh" "$BENCH_VM_BIN/bench-vm-agent" d.cpio m/test_hmm.ko m2/test_hmm.ko &&
+	grep_err "two modules named test_hmm.ko" && [ ! -e d.cpio ]
+'
+
 if ! KERNEL=$(bench_vm_kernel); then
 	no_kernel "a 1G run of the series head" "--print-cmd" "--clock" "--pages" "--cpu max,-erms"
 	done_testing
