@@ -38,11 +38,14 @@
  *     CPU mitigations the guest kernel applies), and "build" (--build);
  *   <driver>/pages: page_classes, with "digest", the lines of the struct
  *     page digest module (bench-vm/pages), which the report compares;
+ *   hmm/load (agent hmm=1): pages, memmap_init_ms and load_us of the
+ *     load of test_hmm.ko, with "pgmaps" (its chunks per pgmap type);
  *   check/odirect, check/mmap, check/mmap-mem: verified_bytes, the pattern
  *     written and read back on the fsdax block device (O_DIRECT) and the
  *     devdax mmaps (map=dev, map=mem);
  *   with --model, per <driver>/first and <driver>/rebind (each sample the
- *     window of its bind) and per synthetic/<kind> (agent synthetic=N):
+ *     window of its bind), per synthetic/<kind> (agent synthetic=N) and
+ *     for hmm/load (the window of the module's load):
  *     one record per event of the model (plugin/events.def)
  *     and est_cycles, with "model": "cache", "model_params" and
  *     "model_label"; est_cycles' record has "functions": per sample, its
@@ -76,7 +79,9 @@
 #define MAX_FIELDS 32
 
 /* dax_pmem_mem: dax_pmem on the map=mem namespace (agent.c, mem_ns=1) */
-static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem" };
+static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem",
+				       /* hmm=1 pages=1: test_hmm.ko's chunks (agent.c) */
+				       "hmm_private", "hmm_coherent" };
 static const char *const cases[] = { "first", "rebind" };
 #define NR_DRIVERS ARRAY_SIZE(drivers)
 
@@ -723,6 +728,9 @@ struct agent {
 	char *syn_kind[8], *syn_window[8];
 	double syn_bytes[8];
 	size_t nr_syn;
+	/* hmm=1: the load of test_hmm.ko, once */
+	double hmm_private, hmm_coherent, hmm_pages, hmm_ms, hmm_us;
+	char *hmm_window;
 	char *kernel, *flags, *last_step, *guest_error;
 	double agent_start, first_bind;
 	int done, cut, status;
@@ -815,6 +823,31 @@ static void agent_synthetic(struct agent *a, const struct line *l)
 	a->nr_syn++;
 }
 
+static void agent_hmm(struct agent *a, const struct line *l)
+{
+	static const char *const keys[] = {
+		"private", "coherent", "pages", "memmap_ms", "load_us"
+	};
+	double *v[] = { &a->hmm_private, &a->hmm_coherent, &a->hmm_pages, &a->hmm_ms,
+			&a->hmm_us };
+	size_t i;
+
+	if (a->hmm_window) {
+		fprintf(stderr, PROG ": %s: a second hmm line: dropped\n", a->path);
+		a->status = 1;
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (num_field(l, keys[i], v[i])) {
+			fprintf(stderr, PROG ": %s: hmm: %s %s%s: dropped\n", a->path, keys[i],
+				field(l, keys[i]) ? "is not a number: " : "is missing",
+				field(l, keys[i]) ?: "");
+			a->status = 1;
+			return;
+		}
+	a->hmm_window = strdup(field(l, "window") ?: "");
+}
+
 static void agent_cpu(struct agent *a, const struct line *l)
 {
 	parse_cpu(l, &a->ctx->cpu, &a->flags);
@@ -881,6 +914,7 @@ static const struct {
 	{ AGENT_CHECK, agent_check },
 	{ AGENT_PAGES, agent_pages },
 	{ AGENT_SYNTHETIC, agent_synthetic },
+	{ AGENT_HMM, agent_hmm },
 	{ AGENT_DONE, agent_done },
 };
 
@@ -1010,15 +1044,46 @@ static int write_model(struct out *out, const struct record_ctx *ctx, struct age
 		model_records(out, ctx, mo, case_name, &a->syn_window[c], 1, p);
 		json_object_put(p);
 	}
+	if (a->hmm_window && mo->params)
+		model_records(out, ctx, mo, "hmm/load", &a->hmm_window, 1, params);
 	return 0;
 }
 
-/* the boot's times, the checks' bytes and the struct page digests */
+/* the load of test_hmm.ko (hmm=1): its figures, its chunks per pgmap type */
+static void write_hmm(struct out *out, const struct record_ctx *ctx, const struct agent *a,
+		      json_object *params)
+{
+	static const struct metric m[] = {
+		{ "pages", "pages", "count", 0 },
+		{ "memmap_ms", "memmap_init_ms", "ms", 0 },
+		{ "load_us", "load_us", "us", 0 },
+	};
+	const double x[] = { a->hmm_pages, a->hmm_ms, a->hmm_us };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(m); i++) {
+		json_object *rec = record_new(ctx, "bench-vm", "hmm/load", m[i].metric, m[i].unit);
+		json_object *pg = json_object_new_object();
+		int priv = (int)a->hmm_private, coh = (int)a->hmm_coherent;
+
+		json_object_object_add(pg, "device_private", json_object_new_int(priv));
+		json_object_object_add(pg, "device_coherent", json_object_new_int(coh));
+		record_add_sample(rec, x[i]);
+		record_set(rec, "pgmaps", pg);
+		record_set(rec, "params", json_object_get(params));
+		out_record(out, rec);
+	}
+}
+
+/* the boot's times, the checks' bytes, the struct page digests, hmm=1's load */
 static void write_others(struct out *out, const struct record_ctx *ctx, struct agent *a,
 			 json_object *params)
 {
 	json_object *rec;
 	size_t c, d, i, classes;
+
+	if (a->hmm_window)
+		write_hmm(out, ctx, a, params);
 
 	if (a->agent_start >= 0)
 		one_sample(out, ctx, "boot", "agent_start_ms", "ms", a->agent_start, params);
@@ -1111,6 +1176,7 @@ static void agent_free(struct agent *a)
 		free(a->syn_kind[c]);
 		free(a->syn_window[c]);
 	}
+	free(a->hmm_window);
 	free(a->kernel);
 	free(a->flags);
 	free(a->last_step);

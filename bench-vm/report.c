@@ -18,7 +18,10 @@
  * printed before the figures), [kvm].  A kernel with an error record is
  * reported and makes the exit status 1, and so do struct pages (the
  * digests of bench-vm/pages) that differ from the first kernel's: the
- * first differing pfn and field are named.  Records that are not records
+ * first differing pfn and field are named.  With the model's records
+ * (run.sh --model cache), each bind's streaming and cached stores; with
+ * run.sh --hmm, the load of test_hmm.ko: its pages and its window's
+ * stores, with the three functions of its top list that stored most.  Records that are not records
  * (a wrong type, NaN, a line of garbage) are an error naming file and
  * line, exit 1; the same file twice counts once.
  */
@@ -33,7 +36,9 @@
 #include "util.h"
 
 /* dax_pmem_mem: dax_pmem on the map=mem namespace (agent.c, mem_ns=1) */
-static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem" };
+static const char *const drivers[] = { "nd_pmem", "dax_pmem", "dax_pmem_mem",
+				       /* hmm=1 pages=1: test_hmm.ko's chunks (agent.c) */
+				       "hmm_private", "hmm_coherent" };
 #define NR_DRIVERS ARRAY_SIZE(drivers)
 
 /*
@@ -58,6 +63,10 @@ struct kernel {
 	char label[32];		/* what every line ends with: accel[-icount] */
 	const struct cell *first[NR_DRIVERS], *rebind[NR_DRIVERS];
 	struct json_object *digest[NR_DRIVERS];	/* bench_vm_pages.ko's lines */
+	/* the model's streaming and cached stores of each bind's window */
+	const struct cell *nt[NR_DRIVERS][2], *st[NR_DRIVERS][2];
+	/* the load of test_hmm.ko (run.sh --hmm): its pages, its window's stores */
+	const struct cell *hmm_pages, *hmm_nt, *hmm_st, *hmm_est;
 	double first_bind_ms;			/* NAN: none */
 };
 
@@ -136,11 +145,21 @@ static void kernel_of(const struct table *t, const struct records *rs, size_t c,
 		name = xasprintf("%s/rebind", drivers[d]);
 		k->rebind[d] = cell_of(t, c, name, "memmap_init_ms");
 		free(name);
+		for (i = 0; i < 2; i++) {
+			name = xasprintf("%s/%s", drivers[d], i ? "rebind" : "first");
+			k->nt[d][i] = cell_of(t, c, name, "nt_stores");
+			k->st[d][i] = cell_of(t, c, name, "stores");
+			free(name);
+		}
 		name = xasprintf("%s/pages", drivers[d]);
 		if (cell_of(t, c, name, "page_classes"))
 			k->digest[d] = cell_of(t, c, name, "page_classes")->first->digest;
 		free(name);
 	}
+	k->hmm_pages = cell_of(t, c, "hmm/load", "pages");
+	k->hmm_nt = cell_of(t, c, "hmm/load", "nt_stores");
+	k->hmm_st = cell_of(t, c, "hmm/load", "stores");
+	k->hmm_est = cell_of(t, c, "hmm/load", "est_cycles");
 	boot = cell_of(t, c, "boot", "first_bind_ms");
 	k->first_bind_ms = boot ? boot->x[0] : NAN;
 }
@@ -156,6 +175,73 @@ static void print_driver(const struct kernel *k, size_t d)
 	if (r)
 		printf("  Average of rebinds for %s driver: %.2f ms (sd %.2f, n %zu) [%s]\n",
 		       drivers[d], r->s.mean, r->s.n > 1 ? r->s.sd : 0, r->s.n, k->label);
+}
+
+static double fn_num(json_object *fn, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(fn, key, &v) ? json_object_get_double(v) : 0;
+}
+
+/* The 3 functions of a window's top list that stored the most, and how. */
+static void print_top_stores(json_object *fns)
+{
+	json_object *top[3] = { NULL };
+	size_t i, j, n = json_object_array_length(fns);
+
+	for (i = 0; i < n; i++) {
+		json_object *fn = json_object_array_get_idx(fns, i);
+		double v = fn_num(fn, "stores") + fn_num(fn, "nt_stores");
+
+		for (j = 0; j < 3; j++) {
+			if (top[j] && fn_num(top[j], "stores") + fn_num(top[j], "nt_stores") >= v)
+				continue;
+			memmove(&top[j + 1], &top[j], (2 - j) * sizeof(top[0]));
+			top[j] = fn;
+			break;
+		}
+	}
+	for (j = 0; j < 3 && top[j]; j++) {
+		json_object *name;
+
+		json_object_object_get_ex(top[j], "name", &name);
+		printf("    %s: %.0f streaming, %.0f cached stores\n", json_object_get_string(name),
+		       fn_num(top[j], "nt_stores"), fn_num(top[j], "stores"));
+	}
+}
+
+/*
+ * The model's stores (run.sh --model cache): per bind, then of the load of
+ * test_hmm.ko, whose pgmaps (DEVICE_PRIVATE, DEVICE_COHERENT) no owner
+ * marked for streaming (bench-vm/checked.sh hmm reads the line).
+ */
+static void print_stores(const struct kernel *k)
+{
+	const struct cell *nt, *st;
+	size_t d, i;
+
+	for (d = 0; d < NR_DRIVERS; d++)
+		for (i = 0; i < 2; i++) {
+			nt = k->nt[d][i];
+			st = k->st[d][i];
+			if (!nt || !st)
+				continue;
+			printf("  Model window of the %s for %s driver: ",
+			       i ? "rebinds" : "first binding", drivers[d]);
+			printf("%.0f streaming (fewest %.0f), ", nt->s.mean, nt->s.min);
+			printf("%.0f cached stores (means, n %zu) [%s]\n", st->s.mean, nt->s.n,
+			       k->label);
+		}
+	if (k->hmm_pages)
+		printf("  Load of test_hmm.ko (pgmaps no owner marked for streaming): %.0f pages\n",
+		       k->hmm_pages->x[0]);
+	if (!k->hmm_pages || !k->hmm_nt || !k->hmm_st)
+		return;
+	printf("  Model window of the load of %s: %.0f streaming, %.0f cached stores [%s]\n",
+	       "test_hmm.ko", k->hmm_nt->x[0], k->hmm_st->x[0], k->label);
+	if (k->hmm_est && k->hmm_est->first->functions)
+		print_top_stores(json_object_array_get_idx(k->hmm_est->first->functions, 0));
 }
 
 static const char *at(json_object *arr, size_t i)
@@ -314,6 +400,7 @@ static int print_kernel(const struct kernel *k)
 		printf("  run failed: %s [%s]\n", k->error, k->label);
 	for (d = 0; d < NR_DRIVERS; d++)
 		print_driver(k, d);
+	print_stores(k);
 	if (!isnan(k->first_bind_ms))
 		printf("  Boot to first bind: %.0f ms (guest clock) [%s]\n", k->first_bind_ms,
 		       k->label);

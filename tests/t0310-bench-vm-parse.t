@@ -202,4 +202,21 @@ test_expect_success 'collect: a sample field that is not a whole number, or miss
 	{ cat base.out; printf "synthetic\tkind=mov\twindow=2\ndone\n"; } >agent.out &&
 	expect_fail collect agent.out && grep_err "agent.out: synthetic mov: bytes is missing: dropped"
 '
+test_expect_success 'collect: the hmm line (run.sh --hmm) gives hmm/load pages, memmap_init_ms and load_us with its pgmaps; a bad or second one is dropped, named' '
+	{ agent_lines 1; printf "step\tname=hmm\nhmm\tprivate=2\tcoherent=2\tpages=262144\tlines=4\tmemmap_ms=31\tload_us=52000\twindow=5\ndone\n"; } >agent.out &&
+	collect agent.out >rec.jsonl && cat rec.jsonl &&
+	records_check rec.jsonl "one(\"hmm/load\", \"pages\")[\"samples\"] == [262144]" &&
+	records_check rec.jsonl "one(\"hmm/load\", \"memmap_init_ms\")[\"samples\"] == [31]" &&
+	records_check rec.jsonl "one(\"hmm/load\", \"load_us\")[\"unit\"] == \"us\"" &&
+	records_check rec.jsonl "one(\"hmm/load\", \"pages\")[\"pgmaps\"] == {\"device_private\": 2, \"device_coherent\": 2}" &&
+	"$BENCH_VM_BIN/bench-vm-report" rec.jsonl >rep && cat rep &&
+	grep -qx "  Load of test_hmm.ko (pgmaps no owner marked for streaming): 262144 pages" rep &&
+	! grep -q "Model window" rep &&
+	sed "s/pages=262144/pages=2621x4/" agent.out >bad.out &&
+	expect_fail collect bad.out && grep_err "bad.out: hmm: pages is not a number: 2621x4: dropped" &&
+	records_check out "not [r for r in recs if r[\"case\"] == \"hmm/load\"]" &&
+	sed "/^hmm/p" agent.out >two.out &&
+	expect_fail collect two.out && grep_err "two.out: a second hmm line: dropped" &&
+	records_check out "one(\"hmm/load\", \"pages\")[\"samples\"] == [262144]"
+'
 done_testing

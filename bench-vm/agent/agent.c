@@ -73,6 +73,11 @@
 /* the struct page digest module (bench-vm/pages), when pages=1 */
 #define PAGES_KO "/bench_vm_pages.ko"
 #define PAGES_PREFIX "bench_vm_pages: "
+/* the kernel's lib/test_hmm.c, when hmm=1; its DEVMEM_CHUNK_SIZE */
+#define HMM_KO "/test_hmm.ko"
+#define HMM_CHUNK (256ULL << 20)
+#define HMM_CHUNK_LINE "added new 256 MB chunk "
+#define HMM_FMT "\tprivate=%d\tcoherent=%d\tpages=%lu\tlines=%d\tmemmap_ms=%lu\tload_us=%llu\twindow=%u"
 #define ND_DEVICES "/sys/bus/nd/devices"
 #define ND_DRIVERS "/sys/bus/nd/drivers"
 /* the memmap line follows the bind synchronously; this is a safety net */
@@ -89,6 +94,7 @@ static unsigned long long opt_pages;
 static unsigned long long opt_mem_ns;
 static unsigned long long opt_synthetic;
 static unsigned long long opt_spin;
+static unsigned long long opt_hmm;
 
 static const struct opt {
 	const char *name;
@@ -104,6 +110,7 @@ static const struct opt {
 	{ "mem_ns", &opt_mem_ns, "1: namespace2.0 as devdax with map=mem too" },
 	{ "synthetic", &opt_synthetic, "N: only the model's synthetic copies of N bytes" },
 	{ "spin", &opt_spin, "1: a busy task beside the binds; their preemptions on the console" },
+	{ "hmm", &opt_hmm, "1: load " HMM_KO " in a model window, after the binds" },
 };
 
 static int port_fd = -1;
@@ -783,14 +790,12 @@ static void check_devdax_mmap(int region, const char *what)
  * The struct page digest of a bound device's range (sysfs resource and
  * size): load bench_vm_pages.ko on it, forward its lines, unload it.
  */
+static void digest_range(const char *drv, unsigned long long start, unsigned long long size);
+
 static void check_pages(const char *drv, const char *sysdir)
 {
-	char path[300], val[64], params[128], buf[8192];
+	char path[300], val[64];
 	unsigned long long start, size;
-	struct kmsg_rec rec;
-	size_t n = strlen(PAGES_PREFIX);
-	int fd, range = 0;
-	ssize_t len;
 
 	attr_path(path, sizeof(path), "%s/resource", sysdir);
 	read_attr(path, val, sizeof(val));
@@ -800,6 +805,18 @@ static void check_pages(const char *drv, const char *sysdir)
 	size = strtoull(val, NULL, 0);
 	if (!start || !size)
 		fail("%s: no resource/size to digest", sysdir);
+	digest_range(drv, start, size);
+}
+
+/* The struct page digest of @size bytes at @start, as @drv's lines. */
+static void digest_range(const char *drv, unsigned long long start, unsigned long long size)
+{
+	char params[128], buf[8192];
+	struct kmsg_rec rec;
+	size_t n = strlen(PAGES_PREFIX);
+	int fd, range = 0;
+	ssize_t len;
+
 	snprintf(params, sizeof(params), "start_pfn=%llu nr_pages=%llu", start >> 12,
 		 size >> 12);
 	fd = open(PAGES_KO, O_RDONLY | O_CLOEXEC);
@@ -831,6 +848,154 @@ static void check_pages(const char *drv, const char *sysdir)
 		fail("%s printed no range line", PAGES_KO);
 	if (syscall(SYS_delete_module, "bench_vm_pages", O_NONBLOCK))
 		fail("unload bench_vm_pages: %s", strerror(errno));
+}
+
+/*
+ * Whether [@start, @end] is free in /proc/iomem: every range it overlaps
+ * is a bus window ("PCI Bus ..."), address space routed to a bus that no
+ * device claims there, and none is anything else (RAM, a BAR, a reserved
+ * range, the NVDIMMs).
+ */
+static int iomem_free(unsigned long long start, unsigned long long end)
+{
+	unsigned long long s, e;
+	char line[256], *name;
+	int free = 1;
+	FILE *f = fopen("/proc/iomem", "r");
+
+	if (!f)
+		fail("open /proc/iomem: %s", strerror(errno));
+	while (free && fgets(line, sizeof(line), f)) {
+		name = strstr(line, " : ");
+		if (sscanf(line, " %llx-%llx", &s, &e) != 2 || !name)
+			fail("/proc/iomem: unexpected line '%.80s'", line);
+		if (e >= start && s <= end && strncmp(name + 3, "PCI Bus ", 8))
+			free = 0;
+	}
+	fclose(f);
+	return free;
+}
+
+/* The CPU's physical address bits (/proc/cpuinfo "address sizes"). */
+static unsigned int phys_bits(void)
+{
+	char line[256];
+	unsigned int bits = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		fail("open /proc/cpuinfo: %s", strerror(errno));
+	while (!bits && fgets(line, sizeof(line), f))
+		if (sscanf(line, "address sizes : %u bits physical", &bits) != 1)
+			bits = 0;
+	fclose(f);
+	if (bits < 32 || bits > 52)
+		fail("/proc/cpuinfo: no address sizes line with 32 to 52 physical bits");
+	return bits;
+}
+
+/*
+ * hmm=1: load the kernel's own test_hmm.ko in a model window.  Its init
+ * memremap_pages()s one chunk for each of its devices: two
+ * MEMORY_DEVICE_PRIVATE (at free addresses it picks) and, with
+ * spm_addr_dev0/1, two MEMORY_DEVICE_COHERENT, given here in the lowest
+ * free GiB of /proc/iomem above 4 GiB (a bus window's, as a device's
+ * coherent memory would be; below the CPU's physical address bits):
+ * nothing is there,
+ * and nothing needs to be, since memmap_init_zone_device() writes only
+ * their struct pages.
+ * No owner marks these pgmaps for streaming, so the window's streaming
+ * stores must be none (bench-vm/checked.sh hmm checks the records).
+ * Every chunk must have been added and every memmap line seen.  With
+ * pages=1 the first private chunk and the coherent one at spm_addr_dev0
+ * are digested (as hmm_private, hmm_coherent) for bench-vm-report to
+ * compare between kernels.
+ */
+static void load_hmm(void)
+{
+	unsigned long long spm0, spm1, top, t0, t1;
+	unsigned long pages = 0, ms = 0, p, m, first, private0 = 0;
+	int fd, r, lines = 0, chunks = 0, coherent = 0;
+	struct kmsg_rec rec;
+	char params[128], buf[8192];
+	ssize_t n;
+
+	/*
+	 * The lowest free GiB above 4 GiB for both: the private chunks come
+	 * from the top (request_free_mem_region()), and a coherent one put
+	 * where a private one is would fail the load (memremap_pages():
+	 * "Conflicting mapping in same section")
+	 */
+	top = 1ULL << phys_bits();
+	for (spm0 = 1ULL << 32; spm0 + (1ULL << 30) <= top; spm0 += 1ULL << 30)
+		if (iomem_free(spm0, spm0 + 2 * HMM_CHUNK - 1))
+			break;
+	if (spm0 + (1ULL << 30) > top)
+		fail("hmm: no free GiB in /proc/iomem above 4 GiB for two %llu MiB chunks",
+		     HMM_CHUNK >> 20);
+	spm1 = spm0 + HMM_CHUNK;
+	snprintf(params, sizeof(params), "spm_addr_dev0=%#llx spm_addr_dev1=%#llx", spm0, spm1);
+	fd = open(HMM_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail("open %s: %s (hmm=1 needs the module in the initramfs: run.sh --hmm)", HMM_KO,
+		     strerror(errno));
+	kmsg_skip();
+	align_clock();
+	t0 = now_us(CLOCK_MONOTONIC);
+	model_open();
+	r = syscall(SYS_finit_module, fd, params, 0);
+	model_close();
+	t1 = now_us(CLOCK_MONOTONIC);
+	if (r)
+		fail("load %s %s: %s (see console.log)", HMM_KO, params, strerror(errno));
+	close(fd);
+	/* the module's init is synchronous: its lines are all there */
+	for (;;) {
+		n = read(kmsg_fd, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EPIPE)
+			fail("/dev/kmsg: lines lost while %s loaded (ring buffer overrun)", HMM_KO);
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0)
+			fail("read /dev/kmsg: %s", strerror(errno));
+		buf[n] = '\0';
+		if (kmsg_parse(buf, (size_t)n, &rec))
+			fail("/dev/kmsg: malformed record '%.80s'", buf);
+		r = kmsg_memmap(&rec, &p, &m);
+		if (r < 0)
+			fail("/dev/kmsg: unexpected memmap_init_zone_device line '%.*s'",
+			     (int)rec.text_len, rec.text);
+		if (r > 0) {
+			pages += p;
+			ms += m;
+			lines++;
+			continue;
+		}
+		/* "added new 256 MB chunk (total 1 chunks, 256 MB) PFNs [0x... 0x...)" */
+		if (rec.text_len < sizeof(HMM_CHUNK_LINE) ||
+		    memcmp(rec.text, HMM_CHUNK_LINE, sizeof(HMM_CHUNK_LINE) - 1))
+			continue;
+		chunks++;
+		r = sscanf(rec.text, HMM_CHUNK_LINE "(total %*u chunks, %*u MB) PFNs [%lx", &first);
+		if (r != 1)
+			fail("/dev/kmsg: unexpected test_hmm chunk line '%.*s'", (int)rec.text_len,
+			     rec.text);
+		if (first == spm0 >> 12 || first == spm1 >> 12)
+			coherent++;
+		else if (!private0)
+			private0 = first;
+	}
+	if (chunks != 4 || coherent != 2 || lines != 4 || pages != 4 * (HMM_CHUNK >> 12))
+		fail("%s: %d chunks (%d coherent), %d memmap lines, %lu pages: not 4 (2), 4, %llu",
+		     HMM_KO, chunks, coherent, lines, pages, 4 * (HMM_CHUNK >> 12));
+	send_line(AGENT_HMM HMM_FMT, chunks - coherent, coherent, pages, lines, ms, t1 - t0,
+		  model_windows);
+	/* pages=1: a chunk of each type, digested as a device's range is */
+	if (opt_pages) {
+		enter_step("hmm-pages");
+		digest_range("hmm_private", (unsigned long long)private0 << 12, HMM_CHUNK);
+		digest_range("hmm_coherent", spm0, HMM_CHUNK);
+	}
 }
 
 /*
@@ -1021,6 +1186,10 @@ int main(int argc, char **argv)
 	/* map=mem: "ram", the struct pages live in guest RAM */
 	if (opt_mem_ns)
 		devdax_series("devdax-mem", "dax_pmem_mem", 2, "ram", "mmap-mem");
+	if (opt_hmm) {
+		enter_step("hmm");
+		load_hmm();
+	}
 
 	send_line(AGENT_DONE);
 	power_off();

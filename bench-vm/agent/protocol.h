@@ -18,7 +18,12 @@
  *          (driver: nd_pmem, dax_pmem, or dax_pmem_mem for namespace2.0)
  *   synthetic kind=mov|movnti|movntdq|rep_movsb bytes= window=   (synthetic=N)
  *   check  device= what=odirect|mmap|mmap-mem bytes= result=ok
- *   pages  driver= line=      bench_vm_pages.ko's output (pages=1)
+ *   pages  driver= line=      bench_vm_pages.ko's output (pages=1); driver
+ *                             hmm_private, hmm_coherent: test_hmm.ko's
+ *                             chunks (hmm=1)
+ *   hmm    private= coherent= pages= lines= memmap_ms= load_us= window=
+ *          test_hmm.ko loaded (hmm=1): its chunks of each pgmap type, the
+ *          memmap lines of its load and their pages
  *   error  step= msg=
  *   done
  * A line of any other type is skipped by the reader.
@@ -36,6 +41,7 @@
 #define AGENT_SYNTHETIC "synthetic"
 #define AGENT_CHECK "check"
 #define AGENT_PAGES "pages"
+#define AGENT_HMM "hmm"
 #define AGENT_ERROR "error"
 #define AGENT_DONE "done"
 
