@@ -64,10 +64,14 @@ ext_module() {
 		die "$em_what: $build_dir/vmlinux.symvers is missing: the module cannot link"
 	cp "$srctree/scripts/module.lds.S" "$moddir/" ||
 		die "$em_what: cannot copy module.lds.S into $moddir (the reason is above)"
+	# a module is compiled as its kernel was: clang's (LLVM=1) or gcc's
+	em_llvm=
+	! grep -qx CONFIG_CC_IS_CLANG=y "$build_dir/.config" || em_llvm=LLVM=1
 	rc=0
+	# shellcheck disable=SC2086 # em_llvm: LLVM=1 or nothing
 	{
-		make -s -C "$build_dir" M="$moddir" module.lds &&
-		make -s -C "$build_dir" M="$moddir" KBUILD_EXTRA_SYMBOLS="$build_dir/vmlinux.symvers" \
+		make -s -C "$build_dir" M="$moddir" $em_llvm module.lds &&
+		make -s -C "$build_dir" M="$moddir" $em_llvm KBUILD_EXTRA_SYMBOLS="$build_dir/vmlinux.symvers" \
 			ARCH_MODULE_LDS="$moddir/module.lds" modules
 	} >"$results/$em_what-build.log" 2>&1 || rc=$?
 	if [ -n "$restore" ]; then

@@ -50,15 +50,30 @@ KCONFIG_NAME=${KCONFIG_NAME:-custom}
 case $KCONFIG_NAME in *[!a-z0-9+_-]* | '') usage_die "KCONFIG_NAME: '$KCONFIG_NAME': a name of [a-z0-9+_-]" ;; esac
 JOBS=${JOBS:-$(nproc)}
 BUILD_TARGETS=${BUILD_TARGETS:-bzImage}
+# BUILD_LLVM=1: clang and the LLVM tools (LLVM=1), as a sanitizer that
+# only clang has needs (bench-vm/checked.sh kmsan); gcc otherwise
+BUILD_LLVM=${BUILD_LLVM:-}
+case $BUILD_LLVM in '' | 0 | 1) ;; *) usage_die "BUILD_LLVM: '$BUILD_LLVM' is not 1 (clang, LLVM=1) or 0 or empty (gcc)" ;; esac
 case $JOBS in '' | *[!0-9]* | 0*) usage_die "JOBS: '$JOBS' is not a number of jobs, 1 or more" ;; esac
 case $BUILD_TARGETS in *[!a-zA-Z0-9_./\ -]*) usage_die "BUILD_TARGETS: '$BUILD_TARGETS': only make targets, words of [a-zA-Z0-9_./-]" ;; esac
 [ -r "$FRAGMENT" ] || die "config: $FRAGMENT is missing"
+
+# the compiler, and LLVM=1 with clang (config_into passes it to Kconfig)
+cc=gcc
+[ "$BUILD_LLVM" != 1 ] || cc=clang
+llvm_arg() {
+	[ "$BUILD_LLVM" != 1 ] || echo LLVM=1
+}
 
 # settings: what decides a build besides the commit id (its stamp, below)
 settings() {
 	echo "kconfig $KCONFIG_NAME"
 	echo "fragment $(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
-	echo "cc $(gcc --version | head -n 1)"
+	if [ "$BUILD_LLVM" = 1 ]; then
+		echo "cc LLVM=1 $(clang --version | head -n 1)"
+	else
+		echo "cc $(gcc --version | head -n 1)"
+	fi
 	echo "targets $BUILD_TARGETS"
 }
 if [ -n "$check" ]; then
@@ -160,10 +175,10 @@ build_one() {
 	rm -f "$w/.commit"
 	start=$(date +%s)
 	rc=0
-	# shellcheck disable=SC2086 # BUILD_TARGETS: make targets, a word each
+	# shellcheck disable=SC2086,SC2046 # BUILD_TARGETS: make targets, a word each; llvm_arg: LLVM=1 or nothing
 	{
 		config_into "$w" &&
-		make -C "$BUILD_TREE" O="$w" -j"$JOBS" --output-sync=target CC="ccache gcc" HOSTCC="ccache gcc" \
+		make -C "$BUILD_TREE" O="$w" -j"$JOBS" --output-sync=target $(llvm_arg) CC="ccache $cc" HOSTCC="ccache $cc" \
 			KBUILD_BUILD_TIMESTAMP="$PIN_DATE" KBUILD_BUILD_USER=x86-copy-series \
 			KBUILD_BUILD_HOST=build KBUILD_BUILD_VERSION=1 $BUILD_TARGETS
 	} >"$w/.log" 2>&1 || rc=$?

@@ -136,7 +136,8 @@ build_id() {
 config_into() {
 	ci_o=$1
 	rm -rf "$ci_o.kconfig"
-	kconfig_fragment "$BUILD_TREE" "$ci_o.kconfig" "$FRAGMENT" || return 1
+	# shellcheck disable=SC2046 # llvm_arg: LLVM=1 or nothing
+	kconfig_fragment "$BUILD_TREE" "$ci_o.kconfig" "$FRAGMENT" $(llvm_arg) || return 1
 	if ! cmp -s "$ci_o.kconfig/.config" "$ci_o/.config"; then
 		cp "$ci_o.kconfig/.config" "$ci_o/.config" || return 1
 	fi

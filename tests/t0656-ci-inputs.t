@@ -273,7 +273,7 @@ test_expect_success 'every variable a step reads: another value reruns exactly t
 	(. "$TOP/series/pin.conf" && printf "#\n# Linux/x86 %s Kernel Configuration\n" "$PIN_KVER") >debian.config &&
 	VALUES="FRAGMENT=$SCRATCH/frag.config BUILD_TARGETS=vmlinux KUNIT=0 COCCI_SET=ours CHECKS_ONLY=sparse CONFIGS=arm64 CONFIGS_TARGETS=mm/mm_init.o
 		KUNIT_SUITES=memcpy KUNIT_VARIANTS=erms NS_SIZE=8G REBINDS=3 CPU=max,-erms ACCEL=tcg CLOCK=wall
-		MODEL=cache MODEL_ARGS=top=5 MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1 GUEST_MITIGATIONS=cpu HEADER_USERS_MAX=1 KCONFIG=distro
+		MODEL=cache MODEL_ARGS=top=5 MEM_NS=0 GUEST_MEM_MB=1024 KERNEL_ARGS=quiet PAGES=1 HMM=1 BUILD_LLVM=1 GUEST_MITIGATIONS=cpu HEADER_USERS_MAX=1 KCONFIG=distro
 		NVDIMM_DIR=$SCRATCH QEMU=$SCRATCH/qemu BENCH_VM_BIN=$SCRATCH/bin2 GEN_INIT_CPIO=$SCRATCH/gic
 		BENCH_ARGS=--quick CC=cc" &&
 	# settings VAR=VALUE: each step'"'"'s check with it, a file a step
