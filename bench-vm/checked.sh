@@ -16,6 +16,22 @@
 #              beside the binds (spin=1), so that the scheduler preempts
 #              them, and counts each bind's preemptions: a run in which
 #              none was preempted fails (the loops' preemption untested)
+#   hmm        DEVICE_PRIVATE and the kernel's lib/test_hmm.c as a module,
+#              run with the store model (MODEL=cache); after the binds the
+#              agent loads test_hmm.ko in a model window (run.sh --hmm):
+#              two DEVICE_PRIVATE and two DEVICE_COHERENT pgmaps of 256
+#              MiB, which no owner marks for streaming.  Their window must
+#              have no streaming store while the binds' windows (fsdax and
+#              devdax, marked) have some: a commit where the binds do not
+#              stream (before the series' 6/7) fails, the check telling
+#              nothing apart there.  The base is built with hmm.config
+#              too, and a private and a coherent chunk's struct pages
+#              must equal the base's as the devices' must
+#   kmsan      KMSAN, built with clang (LLVM=1), booted with
+#              kmsan.panic=1 no5lvl in GUEST_MEM_MB=2048 (KMSAN's
+#              metadata); the base is built with kmsan.config too (its
+#              struct page is 80 bytes).  Under TCG here it does not
+#              boot yet (bench-vm/README.md)
 # Environment:
 #   CHECKED_BASE=<commit> whose struct pages must be equalled (the base)
 #   NS_SIZE, REBINDS      of both runs [2G, 2]; the rest as bench-vm/run.sh
@@ -33,7 +49,7 @@
 # (records, console), report.txt (the struct page comparison of
 # bench-vm-report, no timings) and report-full.txt (all of its output).
 # Exit status 0 when the checked kernel ran clean and its struct pages
-# equal the base's.
+# equal the base's (hmm: and its streaming stores were where they belong).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=../build/kconfig.sh
@@ -44,15 +60,24 @@ PROG=checked
 NS_SIZE=${NS_SIZE:-2G}
 REBINDS=${REBINDS:-2}
 export NS_SIZE REBINDS
-spin=
+# alike: the base is built with the variant's fragment too (its struct
+# pages differ from the ordinary build's, or it has more of them)
+spin='' hmm='' model=none llvm='' alike=''
 case ${1:-} in
 kasan) args=kasan.fault=panic ;;
 debug-vm) args="panic_on_warn=1 oops=panic" spin=1 ;;
-*) usage_die "checked.sh kasan|debug-vm [COMMIT]" ;;
+hmm) args="panic_on_warn=1 oops=panic" hmm=1 model=cache alike=1 ;;
+# KMSAN's metadata takes two thirds of the guest's memory; with 5-level
+# paging (TCG's -cpu max has LA57) its kernel, the base's too, faults in
+# kmsan_unpoison_memory() under irqentry_enter() until the IRQ stack's
+# guard page (2026-12-07): 4-level paging, no5lvl
+kmsan) args="kmsan.panic=1 no5lvl" llvm=1 alike=1 GUEST_MEM_MB=${GUEST_MEM_MB:-2048} ;;
+*) usage_die "checked.sh kasan|debug-vm|hmm|kmsan [COMMIT]" ;;
 esac
+[ -z "${GUEST_MEM_MB:-}" ] || export GUEST_MEM_MB
 variant=$1
 shift
-[ $# -le 1 ] || usage_die "checked.sh kasan|debug-vm [COMMIT]"
+[ $# -le 1 ] || usage_die "checked.sh kasan|debug-vm|hmm|kmsan [COMMIT]"
 base=${CHECKED_BASE:-$(base_commit)}
 base=$(kgit rev-parse -q --verify "$base^{commit}") ||
 	die "base: CHECKED_BASE='$CHECKED_BASE' is not a commit in $(kernel_repo)"
@@ -77,30 +102,42 @@ frag=$work/kernel.config
 write_file "$frag" kconfig_merge $parts "$TOP/bench-vm/$variant.config" ||
 	die "work: cannot write $frag"
 
-progress checked "build $(printf %.12s "$commit") with $variant.config into $work/build"
-OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="$kname+$variant" \
-	sh "$TOP/build/build.sh" "$commit" ||
-	die "build: the $variant kernel of $commit does not build: see $work/build/$commit/build.log"
+# build_variant COMMIT: COMMIT with the variant's fragment, in $work/build
+build_variant() {
+	progress checked "build $(printf %.12s "$1") with $variant.config into $work/build"
+	OUT=$work BIN=$BIN WORKTREE=$WORKTREE FRAGMENT=$frag KCONFIG_NAME="$kname+$variant" BUILD_LLVM=$llvm \
+		sh "$TOP/build/build.sh" "$1" ||
+		die "build: the $variant kernel of $1 does not build: see $work/build/$1/build.log"
+}
+build_variant "$commit"
 kernel=$work/build/$commit/arch/x86/boot/bzImage
 # Kconfig drops what it cannot satisfy without a word: the variant must
 # have every option its fragment asks for
-missing=$(grep -E '^CONFIG_[A-Z0-9_]+=y$' "$TOP/bench-vm/$variant.config" |
+missing=$(grep -E '^CONFIG_[A-Z0-9_]+=[ym]$' "$TOP/bench-vm/$variant.config" |
 	grep -vxF -f "$work/build/$commit/.config" || true)
 [ -z "$missing" ] ||
 	die "build: $work/build/$commit/.config lacks what $variant.config asks for: $(printf '%s\n' "$missing" | tr '\n' ' ')"
 
 # The base's ordinary kernel and the commit's checked kernel, digested alike;
-# the module is built against each kernel's own build directory.
+# the module is built against each kernel's own build directory.  hmm: the
+# base has test_hmm's chunks too, kmsan's struct page is larger: the base
+# is built with the variant's fragment as well (alike), and hmm's chunks'
+# struct pages are compared like the devices'.
 PAGES_CHECKOUT=1
 export PAGES_CHECKOUT
 rb=$work/base-$base
 rk=$work/checked-$commit
-sh "$TOP/bench-vm/run.sh" --pages --results "$rb" "$base" ||
+base_kernel=$OUT/build/$base/arch/x86/boot/bzImage
+if [ -n "$alike" ]; then
+	build_variant "$base"
+	base_kernel=$work/build/$base/arch/x86/boot/bzImage
+fi
+sh "$TOP/bench-vm/run.sh" --pages ${hmm:+--hmm} --kernel "$base_kernel" --commit "$base" --results "$rb" ||
 	die "base: the base kernel's run failed: see $rb"
 # a checked kernel is slower: a generous watchdog
 KERNEL_ARGS=$args TIMEOUT=${TIMEOUT:-1800} \
-	sh "$TOP/bench-vm/run.sh" --pages ${spin:+--agent-opt spin=1} --kernel "$kernel" \
-	--commit "$commit" --results "$rk" ||
+	sh "$TOP/bench-vm/run.sh" --pages ${spin:+--agent-opt spin=1} ${hmm:+--hmm} --model "$model" \
+	--kernel "$kernel" --commit "$commit" --results "$rk" ||
 	die "run: the $variant kernel of $commit failed (a report panics it): see $rk/console.log"
 ! grep -nE "BUG: |WARNING: |Oops|kernel BUG|sleeping function called" "$rk/console.log" ||
 	die "run: the $variant kernel reported a bug on $commit (above): see $rk/console.log"
@@ -122,7 +159,7 @@ write_file -k "$work/report-full.txt" "$BIN/bench-vm-report" "$rb/records.jsonl"
 # nothing (they are in report-full.txt, for a look, never quoted)
 checked_report() {
 	echo "$variant build of $commit against the base $base: struct pages only (timings of a checked kernel mean nothing)"
-	grep -E '^([0-9a-f]{12} \(kernel|  struct pages of |    first differing|  run failed|  error)' "$work/report-full.txt"
+	grep -E '^([0-9a-f]{12} \(kernel|  struct pages of |    first differing|  run failed|  error|  Model window of |  Load of test_hmm|    [^ ].*: [0-9]+ streaming, )' "$work/report-full.txt"
 	[ -z "$preempt" ] || echo "preemption: $preempt (a busy task beside the binds, spin=1; the agent's count of each)"
 }
 write_file "$work/report.txt" checked_report || die "report: cannot write $work/report.txt"
@@ -130,6 +167,27 @@ cat "$work/report.txt"
 [ "$rc" = 0 ] || die "report: the $variant kernel's struct pages differ from the base's, or a run failed: see $work/report.txt"
 equal=$(grep -c "^  struct pages of .*: equal" "$work/report.txt" || true)
 want=$((2 + ${MEM_NS:-1}))
+# hmm: test_hmm's private and coherent chunks as well
+[ -z "$hmm" ] || want=$((want + 2))
 [ "$equal" = "$want" ] ||
 	die "report: $equal devices compared equal, $want expected (MEM_NS=${MEM_NS:-1}): see $work/report.txt"
+# hmm: the load's window has no streaming store; the binds' windows of
+# the same boot, pgmaps their owners marked, have some (the control)
+if [ -n "$hmm" ]; then
+	load=$(grep "^  Model window of the load of test_hmm.ko: " "$work/report.txt") ||
+		die "hmm: no model window of the load of test_hmm.ko in $work/report.txt"
+	case $load in
+	*": 0 streaming, "*) ;;
+	*) die "hmm: the DEVICE_PRIVATE and DEVICE_COHERENT pgmaps of test_hmm.ko got streaming stores (no owner marked them): $load" ;;
+	esac
+	# a line per device and case, each with the fewest of its windows
+	binds=$(grep -c "^  Model window of the .* driver: " "$work/report.txt" || true)
+	unstreamed=$(grep "^  Model window of the .* driver: .*(fewest 0)" "$work/report.txt" || true)
+	[ "$binds" = $((2 * (2 + ${MEM_NS:-1}))) ] ||
+		die "hmm: $binds lines of bind windows in $work/report.txt, not a first binding and rebinds for each device"
+	[ -z "$unstreamed" ] ||
+		die "hmm: at $(printf %.12s "$commit") a bind of a marked pgmap did not stream (below): the check tells nothing apart there (a commit before the series' 6/7?)
+$unstreamed"
+	progress checked "hmm: test_hmm.ko's 4 pgmaps: no streaming store; every bind window of the marked devices: streaming stores"
+fi
 progress checked "$(printf %.12s "$commit") with $variant.config: booted, $equal devices bound and rebound, struct pages equal $(printf %.12s "$base")'s, no report"
