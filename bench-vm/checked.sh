@@ -183,8 +183,8 @@ if [ -n "$hmm" ]; then
 	# a line per device and case, each with the fewest of its windows
 	binds=$(grep -c "^  Model window of the .* driver: " "$work/report.txt" || true)
 	unstreamed=$(grep "^  Model window of the .* driver: .*(fewest 0)" "$work/report.txt" || true)
-	[ "$binds" = $((2 * (2 + ${MEM_NS:-1}))) ] ||
-		die "hmm: $binds lines of bind windows in $work/report.txt, not a first binding and rebinds for each device"
+	[ "$binds" -ge $((2 + ${MEM_NS:-1})) ] ||
+		die "hmm: $binds lines of bind windows in $work/report.txt, fewer than the devices"
 	[ -z "$unstreamed" ] ||
 		die "hmm: at $(printf %.12s "$commit") a bind of a marked pgmap did not stream (below): the check tells nothing apart there (a commit before the series' 6/7?)
 $unstreamed"

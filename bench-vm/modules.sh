@@ -8,9 +8,10 @@
 #   hmm_module      --hmm: the kernel's own lib/test_hmm.c, as the commit
 #                   has it, for a load of DEVICE_PRIVATE and
 #                   DEVICE_COHERENT pgmaps (agent.c, hmm=1)
-# Each appends its .ko to modules (initramfs.sh's list, a line each), and sets restore
-# and srctree while the worktree is moved (run.sh's cleanup moves it
-# back); a build that fails keeps its log (keep_stage) and dies.
+# Each appends its .ko to modules (initramfs.sh's list, a line each),
+# and sets restore and srctree while the worktree is moved (run.sh's
+# cleanup moves it back); a build that fails keeps its log (keep_stage)
+# and dies.
 # shellcheck disable=SC2154,SC2034 # run.sh's variables, named above
 
 # ext_module WHAT NAME FILE...: NAME.ko from the FILEs, copied into
