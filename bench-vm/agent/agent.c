@@ -429,6 +429,44 @@ static void kmsg_skip(void)
 }
 
 /*
+ * The next /dev/kmsg record into @rec (its text in @buf): 1; 0 when
+ * there is none yet; -EPIPE when records were overwritten before this
+ * read (the caller decides whether that matters).
+ */
+static int kmsg_next(char *buf, size_t size, struct kmsg_rec *rec)
+{
+	ssize_t n = read(kmsg_fd, buf, size - 1);
+
+	if (n < 0 && errno == EPIPE)
+		return -EPIPE;
+	if (n < 0 && errno == EAGAIN)
+		return 0;
+	if (n < 0)
+		fail("read /dev/kmsg: %s", strerror(errno));
+	buf[n] = '\0';
+	if (kmsg_parse(buf, (size_t)n, rec))
+		fail("/dev/kmsg: malformed record '%.80s'", buf);
+	return 1;
+}
+
+/* Whether @rec is memmap_init_zone_device's line; its pages and ms added. */
+static int kmsg_memmap_add(const struct kmsg_rec *rec, unsigned long *pages,
+			   unsigned long *ms)
+{
+	unsigned long p, m;
+	int r = kmsg_memmap(rec, &p, &m);
+
+	if (r < 0)
+		fail("/dev/kmsg: unexpected memmap_init_zone_device line '%.*s'",
+		     (int)rec->text_len, rec->text);
+	if (r > 0) {
+		*pages += p;
+		*ms += m;
+	}
+	return r;
+}
+
+/*
  * The memmap_init_zone_device lines since kmsg_skip(): wait for the first
  * (up to KMSG_WAIT_MS), then take whatever else is already there.  One
  * pgmap range gives one line; sum them in case a device has several.
@@ -438,17 +476,15 @@ static int kmsg_memmap_lines(unsigned long *pages, unsigned long *ms)
 	char buf[8192];
 	struct kmsg_rec rec;
 	struct pollfd pfd = { .fd = kmsg_fd, .events = POLLIN };
-	unsigned long p, m;
 	int lines = 0, r;
-	ssize_t n;
 
 	*pages = 0;
 	*ms = 0;
 	for (;;) {
-		n = read(kmsg_fd, buf, sizeof(buf) - 1);
-		if (n < 0 && errno == EPIPE)	/* overwritten records: go on */
+		r = kmsg_next(buf, sizeof(buf), &rec);
+		if (r == -EPIPE)	/* overwritten records: go on */
 			continue;
-		if (n < 0 && errno == EAGAIN) {
+		if (r == 0) {
 			if (lines)
 				return lines;
 			r = poll(&pfd, 1, KMSG_WAIT_MS);
@@ -458,20 +494,7 @@ static int kmsg_memmap_lines(unsigned long *pages, unsigned long *ms)
 				return 0;
 			continue;
 		}
-		if (n < 0)
-			fail("read /dev/kmsg: %s", strerror(errno));
-		buf[n] = '\0';
-		if (kmsg_parse(buf, (size_t)n, &rec))
-			fail("/dev/kmsg: malformed record '%.80s'", buf);
-		r = kmsg_memmap(&rec, &p, &m);
-		if (r < 0)
-			fail("/dev/kmsg: unexpected memmap_init_zone_device line '%.*s'",
-			     (int)rec.text_len, rec.text);
-		if (r > 0) {
-			*pages += p;
-			*ms += m;
-			lines++;
-		}
+		lines += kmsg_memmap_add(&rec, pages, ms);
 	}
 }
 
@@ -814,8 +837,7 @@ static void digest_range(const char *drv, unsigned long long start, unsigned lon
 	char params[128], buf[8192];
 	struct kmsg_rec rec;
 	size_t n = strlen(PAGES_PREFIX);
-	int fd, range = 0;
-	ssize_t len;
+	int fd, r, range = 0;
 
 	snprintf(params, sizeof(params), "start_pfn=%llu nr_pages=%llu", start >> 12,
 		 size >> 12);
@@ -827,15 +849,11 @@ static void digest_range(const char *drv, unsigned long long start, unsigned lon
 	if (syscall(SYS_finit_module, fd, params, 0))
 		fail("load %s %s: %s (see console.log)", PAGES_KO, params, strerror(errno));
 	close(fd);
-	for (;;) {
-		len = read(kmsg_fd, buf, sizeof(buf) - 1);
-		if (len < 0 && errno == EPIPE)
+	while ((r = kmsg_next(buf, sizeof(buf), &rec))) {
+		if (r == -EPIPE)
 			fail("/dev/kmsg: %s lines lost (ring buffer overrun)", PAGES_PREFIX);
-		if (len < 0)
-			break;
-		buf[len] = '\0';
 		/* the module's own lines, not the kernel's about loading it */
-		if (kmsg_parse(buf, (size_t)len, &rec) || rec.text_len < n + 6 ||
+		if (rec.text_len < n + 6 ||
 		    memcmp(rec.text, PAGES_PREFIX, n) ||
 		    (strncmp(rec.text + n, "field ", 6) && strncmp(rec.text + n, "class ", 6) &&
 		     strncmp(rec.text + n, "range ", 6) && strncmp(rec.text + n, "pageblock ", 10)))
@@ -914,11 +932,10 @@ static unsigned int phys_bits(void)
 static void load_hmm(void)
 {
 	unsigned long long spm0, spm1, top, t0, t1;
-	unsigned long pages = 0, ms = 0, p, m, first, private0 = 0;
+	unsigned long pages = 0, ms = 0, first, private0 = 0;
 	int fd, r, lines = 0, chunks = 0, coherent = 0;
 	struct kmsg_rec rec;
 	char params[128], buf[8192];
-	ssize_t n;
 
 	/*
 	 * The lowest free GiB above 4 GiB for both: the private chunks come
@@ -950,24 +967,10 @@ static void load_hmm(void)
 		fail("load %s %s: %s (see console.log)", HMM_KO, params, strerror(errno));
 	close(fd);
 	/* the module's init is synchronous: its lines are all there */
-	for (;;) {
-		n = read(kmsg_fd, buf, sizeof(buf) - 1);
-		if (n < 0 && errno == EPIPE)
+	while ((r = kmsg_next(buf, sizeof(buf), &rec))) {
+		if (r == -EPIPE)
 			fail("/dev/kmsg: lines lost while %s loaded (ring buffer overrun)", HMM_KO);
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n < 0)
-			fail("read /dev/kmsg: %s", strerror(errno));
-		buf[n] = '\0';
-		if (kmsg_parse(buf, (size_t)n, &rec))
-			fail("/dev/kmsg: malformed record '%.80s'", buf);
-		r = kmsg_memmap(&rec, &p, &m);
-		if (r < 0)
-			fail("/dev/kmsg: unexpected memmap_init_zone_device line '%.*s'",
-			     (int)rec.text_len, rec.text);
-		if (r > 0) {
-			pages += p;
-			ms += m;
+		if (kmsg_memmap_add(&rec, &pages, &ms)) {
 			lines++;
 			continue;
 		}
