@@ -316,10 +316,11 @@ static void parse_opts(int argc, char **argv)
 		size_t n = eq ? (size_t)(eq - argv[a]) : strlen(argv[a]);
 
 		/*
-		 * x86 reads nokaslr in the decompressor only, so the kernel
-		 * passes it on to init as an unknown word (run.sh gives it)
+		 * x86 reads nokaslr and no5lvl in the decompressor only, so
+		 * the kernel passes them on to init as unknown words (run.sh
+		 * gives nokaslr, checked.sh kmsan no5lvl)
 		 */
-		if (!strcmp(argv[a], "nokaslr"))
+		if (!strcmp(argv[a], "nokaslr") || !strcmp(argv[a], "no5lvl"))
 			continue;
 
 		for (i = 0; i < ARRAY_SIZE(opts); i++)
