@@ -84,10 +84,14 @@ static void normalize(unsigned long pfn, const unsigned long *raw,
 		(1UL << (MAX_PHYSMEM_BITS - PAGE_SHIFT)) * sizeof(struct page);
 	size_t i;
 
+	/*
+	 * the padding after each kind too: classes are told apart by
+	 * memcmp() of whole words (a KMSAN boot found it uninitialised)
+	 */
+	memset(w, 0, WORDS * sizeof(*w));
 	for (i = 0; i < WORDS; i++) {
 		unsigned long v = raw[i], p = v & ~1UL;
 
-		w[i].val = 0;
 		if (p >= (unsigned long)vmemmap && p < vmemmap_end &&
 		    !((p - (unsigned long)vmemmap) % sizeof(struct page))) {
 			unsigned long target = page_to_pfn((struct page *)p);
