@@ -28,13 +28,19 @@
 #              too, and a private and a coherent chunk's struct pages
 #              must equal the base's as the devices' must
 #   kmsan      KMSAN, built with clang (LLVM=1), booted with
-#              kmsan.panic=1 no5lvl in GUEST_MEM_MB=2048 (KMSAN's
-#              metadata); the base is built with kmsan.config too (its
-#              struct page is 80 bytes).  Under TCG here it does not
-#              boot yet (bench-vm/README.md)
+#              kmsan.panic=1 no5lvl acpi=noirq in GUEST_MEM_MB=20480,
+#              two NVDIMMs of 512M (NS_SIZE, MEM_NS=0: KMSAN's
+#              metadata, below); the base is built with kmsan.config
+#              too (its struct page is 80 bytes); both kernels with
+#              bench-vm/kmsan-iounmap.patch (a fix to KMSAN's unmap of
+#              ioremap metadata, which never returns here without it)
+#              and kmsan-nvdimm-prompt.patch (NVDIMM_KMSAN, without
+#              which no memmap is on the device) on top, as commits of
+#              their own under $REF_NS/checked/
 # Environment:
 #   CHECKED_BASE=<commit> whose struct pages must be equalled (the base)
-#   NS_SIZE, REBINDS      of both runs [2G, 2]; the rest as bench-vm/run.sh
+#   NS_SIZE, REBINDS      of both runs [2G (kmsan: 512M), 2]; the rest as
+#                         bench-vm/run.sh
 #
 # The kernel is the base's configuration (KCONFIG's fragments, default
 # distro: build/kconfig.sh) + the variant's fragment, so that its struct
@@ -57,24 +63,39 @@ set -eu
 kernel_settings_check
 PROG=checked
 
-NS_SIZE=${NS_SIZE:-2G}
-REBINDS=${REBINDS:-2}
-export NS_SIZE REBINDS
 # alike: the base is built with the variant's fragment too (its struct
 # pages differ from the ordinary build's, or it has more of them)
-spin='' hmm='' model=none llvm='' alike=''
+spin='' hmm='' model=none llvm='' alike='' fixes=''
 case ${1:-} in
 kasan) args=kasan.fault=panic ;;
 debug-vm) args="panic_on_warn=1 oops=panic" spin=1 ;;
 hmm) args="panic_on_warn=1 oops=panic" hmm=1 model=cache alike=1 ;;
-# KMSAN's metadata takes two thirds of the guest's memory; with 5-level
-# paging (TCG's -cpu max has LA57) its kernel, the base's too, faults in
-# kmsan_unpoison_memory() under irqentry_enter() until the IRQ stack's
-# guard page (2026-12-07): 4-level paging, no5lvl
-kmsan) args="kmsan.panic=1 no5lvl" llvm=1 alike=1 GUEST_MEM_MB=${GUEST_MEM_MB:-2048} ;;
+# KMSAN's metadata takes two thirds of the guest's memory, and each
+# NVDIMM's raw namespace, which nd_pmem ioremaps at boot, four times its
+# size more (kmsan_ioremap_page_range(): two order-1 pages for each page):
+# 20 GiB for two NVDIMMs of 512M (the smallest run.sh takes).  A third,
+# map=mem, whose memmap is in RAM where KMSAN has metadata for it, runs
+# out of memory after the first bind (2026-12-07).  With 5-level paging (TCG's -cpu max
+# has LA57) its kernel, the base's too, faults in kmsan_unpoison_memory()
+# under irqentry_enter() until the IRQ stack's guard page: no5lvl.
+# ACPI's _PRT runs past the AML loop timeout in a KMSAN kernel, which
+# then has no interrupt for the virtio port (no MSI in the guest's
+# configuration): acpi=noirq routes it from the BIOS's table.  Unmapping
+# that namespace's metadata is quadratic in 6.12's KMSAN, and leaks it,
+# and NVDIMM_KMSAN (a memmap on the device with struct page above 64
+# bytes) has no prompt: both kernels get the two patches (their messages
+# say why)
+kmsan) args="kmsan.panic=1 no5lvl acpi=noirq" llvm=1 alike=1 fixes="kmsan-iounmap kmsan-nvdimm-prompt"
+	GUEST_MEM_MB=${GUEST_MEM_MB:-20480} NS_SIZE=${NS_SIZE:-512M} MEM_NS=${MEM_NS:-0}
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1500}
+	export MEM_NS BOOT_TIMEOUT
+	;;
 *) usage_die "checked.sh kasan|debug-vm|hmm|kmsan [COMMIT]" ;;
 esac
 [ -z "${GUEST_MEM_MB:-}" ] || export GUEST_MEM_MB
+NS_SIZE=${NS_SIZE:-2G}
+REBINDS=${REBINDS:-2}
+export NS_SIZE REBINDS
 variant=$1
 shift
 [ $# -le 1 ] || usage_die "checked.sh kasan|debug-vm|hmm|kmsan [COMMIT]"
@@ -91,8 +112,40 @@ fi
 [ -f "$OUT/build/$base/arch/x86/boot/bzImage" ] ||
 	die "base: no build of $base in $OUT/build: run 'make build' (or 'sh build/build.sh $base')"
 
+# with_fixes COMMIT: the id of COMMIT with each of $fixes (patches in
+# bench-vm/, in order) applied on top, a commit each, the last under
+# $REF_NS/checked/ (fixed author and date: the same COMMIT and patches
+# give the same ids, and so the same builds)
+with_fixes() {
+	wf_commit=$1
+	wf_idx=$work/fix.index
+	for wf_name in $fixes; do
+		wf_patch=$TOP/bench-vm/$wf_name.patch
+		rm -f "$wf_idx"
+		GIT_INDEX_FILE=$wf_idx kgit read-tree "$wf_commit" &&
+			GIT_INDEX_FILE=$wf_idx kgit apply --cached "$wf_patch" ||
+			die "fix: $wf_patch does not apply to $wf_commit"
+		wf_tree=$(GIT_INDEX_FILE=$wf_idx kgit write-tree) ||
+			die "fix: cannot write the tree of $wf_commit with $wf_patch"
+		rm -f "$wf_idx"
+		wf_commit=$(sed -n 1p "$wf_patch" | GIT_AUTHOR_NAME=x86-copy-series \
+			GIT_AUTHOR_EMAIL=checked@x86-copy-series GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
+			GIT_COMMITTER_NAME=x86-copy-series GIT_COMMITTER_EMAIL=checked@x86-copy-series \
+			GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' kgit commit-tree "$wf_tree" -p "$wf_commit") ||
+			die "fix: cannot commit $wf_patch"
+	done
+	kgit update-ref "$REF_NS/checked/$variant-$1" "$wf_commit" ||
+		die "fix: cannot set $REF_NS/checked/$variant-$1"
+	progress checked "$(printf %.12s "$1") + $fixes = $(printf %.12s "$wf_commit")" >&2
+	printf '%s\n' "$wf_commit"
+}
+
 work=$OUT/checked/$variant
 mkdir -p "$work" || die "work: cannot create $work"
+if [ -n "$fixes" ]; then
+	base=$(with_fixes "$base") || exit 1
+	commit=$(with_fixes "$commit") || exit 1
+fi
 # one fragment for build.sh: the base's (KCONFIG's parts), then the
 # variant's, a symbol of both taking the variant's value
 kname=$(kconfig_name)
@@ -128,11 +181,15 @@ export PAGES_CHECKOUT
 rb=$work/base-$base
 rk=$work/checked-$commit
 base_kernel=$OUT/build/$base/arch/x86/boot/bzImage
+# a base built alike boots as the checked kernel does (kmsan: no5lvl)
+base_args=
 if [ -n "$alike" ]; then
 	build_variant "$base"
 	base_kernel=$work/build/$base/arch/x86/boot/bzImage
+	base_args=$args
 fi
-sh "$TOP/bench-vm/run.sh" --pages ${hmm:+--hmm} --kernel "$base_kernel" --commit "$base" --results "$rb" ||
+KERNEL_ARGS=$base_args TIMEOUT=${TIMEOUT:-1800} \
+	sh "$TOP/bench-vm/run.sh" --pages ${hmm:+--hmm} --kernel "$base_kernel" --commit "$base" --results "$rb" ||
 	die "base: the base kernel's run failed: see $rb"
 # a checked kernel is slower: a generous watchdog
 KERNEL_ARGS=$args TIMEOUT=${TIMEOUT:-1800} \
