@@ -74,10 +74,10 @@ hmm) args="panic_on_warn=1 oops=panic" hmm=1 model=cache alike=1 ;;
 # NVDIMM's raw namespace, which nd_pmem ioremaps at boot, four times its
 # size more (kmsan_ioremap_page_range(): two order-1 pages for each page):
 # 20 GiB for two NVDIMMs of 512M (the smallest run.sh takes).  A third,
-# map=mem, whose memmap is in RAM where KMSAN has metadata for it, runs
-# out of memory after the first bind (2026-12-07).  With 5-level paging (TCG's -cpu max
-# has LA57) its kernel, the base's too, faults in kmsan_unpoison_memory()
-# under irqentry_enter() until the IRQ stack's guard page: no5lvl.
+# map=mem, runs out of memory after the first bind (2026-12-07).  With
+# 5-level paging (TCG's -cpu max has LA57) its kernel, the base's too,
+# faults in kmsan_unpoison_memory() under irqentry_enter() until the IRQ
+# stack's guard page: no5lvl.
 # ACPI's _PRT runs past the AML loop timeout in a KMSAN kernel, which
 # then has no interrupt for the virtio port (no MSI in the guest's
 # configuration): acpi=noirq routes it from the BIOS's table.  Unmapping
